@@ -1,0 +1,17 @@
+/**
+ * @module `toolwire/client`: the MCP tools client, its approval policy and audit trail.
+ */
+export { McpClient } from './client/mcpClient.js';
+export type { CallToolOptions, ClientOptions, ConnectClientOptions } from './client/mcpClient.js';
+export type { ClientHandlers, HandlerCapabilityOptions, ServerRequestContext } from './client/serverRequests.js';
+export type {
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalReason,
+  ApprovalRequest,
+  AuditEvent,
+  AuditSink,
+} from './client/approval.js';
+export { fingerprintTool } from './client/fingerprint.js';
+export type { WalkOptions } from './client/toolLister.js';
+export type { Progress } from './jsonrpc/pendingRequests.js';

@@ -1,0 +1,292 @@
+/**
+ * @module The MCP tools client: connects over any transport (offering the newest revision and
+ * accepting older ones), lists tools across pages with a cache kept fresh by `list_changed`, and
+ * calls tools with timeouts, progress, cancellation, output validation and the host's approval.
+ */
+import { Connection } from '../jsonrpc/connection.js';
+import { LocalError } from '../jsonrpc/errors.js';
+import type { Progress } from '../jsonrpc/pendingRequests.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
+import { parseCallToolResult, parseInitializeResult } from '../protocol/params.js';
+import {
+  LOGGING_LEVELS,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Implementation,
+  type InitializeResult,
+  type ListToolsResult,
+  type LoggingLevel,
+  type LoggingMessageParams,
+  type Tool,
+} from '../protocol/types.js';
+import { featuresOf, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
+import { ApprovalGate, type ApprovalPolicy, type AuditSink } from './approval.js';
+import { OutputValidator } from './outputValidator.js';
+import { answerServerRequest, capabilitiesFor, type ClientHandlers, type HandlerCapabilityOptions } from './serverRequests.js';
+import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
+
+/** Client options; every limit has a default (README: Limits). */
+export interface ClientOptions extends HandlerCapabilityOptions {
+  /** Answers to server requests; each one declares its capability. */
+  handlers?: ClientHandlers;
+  /** Extra capabilities (e.g. `experimental`). */
+  capabilities?: ClientCapabilities;
+  /** Revisions this client accepts; it offers the newest. Default: all four. */
+  protocolVersions?: readonly ProtocolVersion[];
+  /** Default request timeout. Default 60 000 ms. */
+  requestTimeoutMs?: number;
+  /** Default hard cap on a request's total time, progress included. Default 600 000 ms. */
+  maxTotalTimeoutMs?: number;
+  /** Validate structured results against output schemas. Default true. */
+  validateStructuredContent?: boolean;
+  /** Most `tools/list` pages one listing may take. Default 1000. */
+  maxListPages?: number;
+  /** The human in the loop. */
+  approval?: ApprovalPolicy;
+  /** The audit trail of exposed tools, calls, decisions and outcomes. */
+  audit?: AuditSink;
+  /** Called with the fresh tool list after a `list_changed` refresh. */
+  onToolsChanged?: (tools: Tool[]) => void;
+  /** Log messages from the server. */
+  onLog?: (message: LoggingMessageParams) => void;
+  /** Faults that did not fail a call (bad notifications, skipped tools, refresh errors). */
+  onerror?: (error: Error) => void;
+}
+
+/** Options of one tool call. */
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  /** Default: the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** Default: the client's `maxTotalTimeoutMs`. */
+  maxTotalTimeoutMs?: number;
+  /** Restart the timeout whenever progress arrives (never past the total cap). */
+  resetTimeoutOnProgress?: boolean;
+  /** Ask for progress and receive it here. */
+  onprogress?: (progress: Progress) => void;
+  /** Check `structuredContent` against the output schema. Default: the client's setting. */
+  validateOutput?: boolean;
+  /** `_meta` to send with the request. */
+  meta?: Record<string, unknown>;
+}
+
+/** Options of {@link McpClient.connect}. */
+export interface ConnectClientOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** An MCP client. */
+export class McpClient {
+  private connection: Connection | undefined;
+  private init: InitializeResult | undefined;
+  private cache: Map<string, Tool> | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private readonly validator = new OutputValidator();
+  private readonly gate: ApprovalGate;
+
+  constructor(
+    readonly clientInfo: Implementation,
+    private readonly options: ClientOptions = {},
+  ) {
+    this.gate = new ApprovalGate(options.approval, options.audit, () => this.serverInfo ?? { name: 'unknown', version: '' });
+  }
+
+  /** Connects and performs the initialize handshake. */
+  async connect(transport: Transport, options: ConnectClientOptions = {}): Promise<InitializeResult> {
+    if (this.connection) throw new LocalError('transport', 'This client is already connected');
+    const accepted = this.options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    const offered = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ?? LATEST_PROTOCOL_VERSION;
+    const connection = new Connection(
+      transport,
+      {
+        request: (request, context) => answerServerRequest(this.options.handlers ?? {}, request, context),
+        notification: (notification) => this.onNotification(notification),
+      },
+      {
+        requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
+        maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? 600_000,
+        batchesAllowed: () => this.init !== undefined && featuresOf(this.init.protocolVersion).batches,
+        omitUnreadableErrorId: () => this.init !== undefined && featuresOf(this.init.protocolVersion).omitUnreadableErrorId,
+        onerror: (error) => this.report(error),
+      },
+    );
+    this.connection = connection;
+    connection.onClose(() => {
+      this.cache = undefined;
+    });
+    try {
+      await connection.start();
+      const capabilities = { ...this.options.capabilities, ...capabilitiesFor(this.options.handlers ?? {}, this.options) };
+      const raw = await connection.request(
+        'initialize',
+        { protocolVersion: offered, capabilities, clientInfo: this.clientInfo } as unknown as JsonObject,
+        { cancellable: false, ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+      );
+      const init = parseInitializeResult(raw);
+      if (!accepted.includes(init.protocolVersion)) {
+        throw new LocalError('unsupported-version', `The server chose protocol version ${init.protocolVersion}, which this client does not accept`);
+      }
+      this.init = init;
+      await connection.notify('notifications/initialized');
+      return init;
+    } catch (error) {
+      this.connection = undefined;
+      await connection.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The negotiated revision. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.init?.protocolVersion;
+  }
+
+  /** What the server said about itself. */
+  get serverInfo(): Implementation | undefined {
+    return this.init?.serverInfo;
+  }
+
+  /** The server's capabilities. */
+  get serverCapabilities(): InitializeResult['capabilities'] | undefined {
+    return this.init?.capabilities;
+  }
+
+  /** The server's instructions, if any. */
+  get instructions(): string | undefined {
+    return this.init?.instructions;
+  }
+
+  /** The tools from the last complete listing (kept fresh on `list_changed`), if any. */
+  get cachedTools(): Tool[] | undefined {
+    return this.cache ? [...this.cache.values()] : undefined;
+  }
+
+  /** Lists every tool, walking all pages, and refreshes the cache. */
+  async listTools(options: WalkOptions = {}): Promise<Tool[]> {
+    const connection = this.ready('tools');
+    const tools = await listAllTools(
+      (cursor, signal) => connection.request('tools/list', cursor === undefined ? {} : { cursor }, signal ? { signal } : {}),
+      (problem) => this.report(new LocalError('invalid-response', problem)),
+      { maxPages: this.options.maxListPages ?? 1000, ...options },
+    );
+    this.cache = new Map(tools.map((t) => [t.name, t]));
+    await this.gate.observe(tools);
+    return tools;
+  }
+
+  /** Iterates `tools/list` page by page (no caching). */
+  pages(options: WalkOptions = {}): AsyncGenerator<ListToolsResult> {
+    const connection = this.ready('tools');
+    return walkPages(
+      (cursor, signal) => connection.request('tools/list', cursor === undefined ? {} : { cursor }, signal ? { signal } : {}),
+      (problem) => this.report(new LocalError('invalid-response', problem)),
+      { maxPages: this.options.maxListPages ?? 1000, ...options },
+    );
+  }
+
+  /** Calls a tool. Rejects with RpcError (protocol errors) or LocalError (timeout, denied, invalid output...). */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const connection = this.ready('tools');
+    const validate = options.validateOutput ?? this.options.validateStructuredContent ?? true;
+    const tool = validate || this.options.approval || this.options.audit ? await this.definitionOf(name) : undefined;
+    if (this.options.approval && !tool) {
+      throw new LocalError('invalid-tool', `Tool "${name}" is not offered by the server, so it cannot be approved`);
+    }
+    if (tool) await this.gate.authorize(tool, args);
+    const startedAt = Date.now();
+    try {
+      const params: JsonObject = { name, arguments: args };
+      if (options.meta) params['_meta'] = options.meta;
+      const raw = await connection.request('tools/call', params, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
+        ...(options.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress } : {}),
+        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      });
+      const result = parseCallToolResult(raw);
+      if (validate && tool) this.validator.check(tool, result);
+      this.gate.finished(name, { isError: result.isError === true }, startedAt);
+      return result;
+    } catch (error) {
+      this.gate.finished(name, { error }, startedAt);
+      throw error;
+    }
+  }
+
+  /** Pings the server. */
+  async ping(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    await this.ready().request('ping', undefined, options);
+  }
+
+  /** Sets the minimum level of log messages the server sends. */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    if (!LOGGING_LEVELS.includes(level)) throw new RangeError(`Unknown logging level ${level}`);
+    await this.ready('logging').request('logging/setLevel', { level });
+  }
+
+  /** Tells the server the roots changed. */
+  async notifyRootsListChanged(): Promise<void> {
+    await this.ready().notify('notifications/roots/list_changed');
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    await connection?.close();
+  }
+
+  private ready(capability?: 'tools' | 'logging'): Connection {
+    if (!this.connection || !this.init) throw new LocalError('not-connected', 'The client is not connected');
+    if (this.connection.closed) throw new LocalError('closed', 'The connection is closed');
+    if (capability && !this.init.capabilities[capability]) {
+      throw new LocalError('capability-missing', `The server does not declare the "${capability}" capability`);
+    }
+    return this.connection;
+  }
+
+  private async definitionOf(name: string): Promise<Tool | undefined> {
+    if (!this.cache?.has(name)) await this.listTools();
+    return this.cache?.get(name);
+  }
+
+  private onNotification(notification: JsonRpcNotification): void {
+    switch (notification.method) {
+      case 'notifications/tools/list_changed':
+        this.refreshTools();
+        return;
+      case 'notifications/message': {
+        const p = notification.params;
+        if (p && LOGGING_LEVELS.includes(p['level'] as LoggingLevel)) this.options.onLog?.(p as unknown as LoggingMessageParams);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private refreshTools(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = this.listTools()
+      .then((tools) => this.options.onToolsChanged?.(tools))
+      .catch((error: unknown) => this.report(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        this.refreshing = undefined;
+        if (this.refreshAgain) {
+          this.refreshAgain = false;
+          this.refreshTools();
+        }
+      });
+  }
+
+  private report(error: Error): void {
+    this.options.onerror?.(error);
+  }
+}

@@ -1,0 +1,424 @@
+/**
+ * @module A JSON-RPC connection over one transport: request ids and correlation, per-request
+ * timeouts, cancellation in both directions (with its races), progress routing, batches and a cap
+ * on concurrent incoming requests. Server and client each compose one (STYLE.md §2.3).
+ */
+import { BatchCollector } from './batch.js';
+import type { EnvelopeHint } from './decode.js';
+import { ErrorCode, LocalError, RpcError, toRpcError } from './errors.js';
+import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
+import { CANCELLED, PROGRESS } from './methods.js';
+import { PendingRequests, type GiveUpReason, type Progress } from './pendingRequests.js';
+import type { MessageInfo, SendOptions, Transport } from './transport.js';
+import type {
+  JsonObject,
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from './types.js';
+
+/** What a request handler learns about the request besides its params. */
+export interface IncomingRequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly info: MessageInfo | undefined;
+  /** True when the request arrived inside a batch. */
+  readonly inBatch: boolean;
+}
+
+/** Answers one incoming request; throw an {@link RpcError} to answer with an error. */
+export type RequestHandler = (
+  request: JsonRpcRequest,
+  context: IncomingRequestContext,
+) => JsonObject | Promise<JsonObject>;
+
+/** Receives incoming notifications other than cancellation and progress. */
+export type NotificationHandler = (
+  notification: JsonRpcNotification,
+  info: MessageInfo | undefined,
+) => void;
+
+/** Options of one outgoing request. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Default: the connection's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** Default: the connection's `maxTotalTimeoutMs`. */
+  maxTotalTimeoutMs?: number;
+  resetTimeoutOnProgress?: boolean;
+  /** Setting it sends a progress token and routes progress notifications here. */
+  onprogress?: (progress: Progress) => void;
+  /** The incoming request this one is made on behalf of (routes it on Streamable HTTP). */
+  relatedRequestId?: RequestId;
+  /** False for requests that must never be cancelled (`initialize`). Default true. */
+  cancellable?: boolean;
+}
+
+/** Connection-wide options. */
+export interface ConnectionOptions {
+  /** Maximum concurrent incoming requests; more are refused with -32000. Default 64. */
+  maxInFlight?: number;
+  /** Default timeout of outgoing requests. Default 60 000 ms. */
+  requestTimeoutMs?: number;
+  /** Default hard cap on an outgoing request's total time. Default 600 000 ms. */
+  maxTotalTimeoutMs?: number;
+  /** Whether an incoming JSON array (a batch) is accepted now. Default: never. */
+  batchesAllowed?: () => boolean;
+  /**
+   * Whether an error whose request id could not be read omits `id` (MCP 2025-11-25) instead of
+   * sending `id: null` (JSON-RPC 2.0). Default: null.
+   */
+  omitUnreadableErrorId?: () => boolean;
+  /** Faults that did not close the connection. */
+  onerror?: (error: Error) => void;
+}
+
+interface InFlight {
+  readonly controller: AbortController;
+  readonly method: string;
+  cancelled: boolean;
+}
+
+/** One JSON-RPC peer-to-peer connection. */
+export class Connection {
+  private readonly pending: PendingRequests;
+  private readonly inFlight = new Map<RequestId, InFlight>();
+  private readonly closeListeners: Array<() => void> = [];
+  private nextId = 1;
+  private started = false;
+  private closedFlag = false;
+  private refusing: { code: number; message: string } | undefined;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly handlers: { request: RequestHandler; notification: NotificationHandler },
+    private readonly options: ConnectionOptions = {},
+  ) {
+    this.pending = new PendingRequests((id, cancellable, reason) =>
+      this.onGiveUp(id, cancellable, reason),
+    );
+    transport.onmessage = (message, info) => this.receive(message, info);
+    transport.ondecodeerror = (error, hint) => this.onDecodeError(error, hint);
+    transport.onclose = () => this.onTransportClosed();
+    transport.onerror = (error) => this.report(error);
+  }
+
+  /** True once the transport closed. */
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Number of incoming requests being handled. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Starts the transport. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.transport.start();
+  }
+
+  /** Registers a callback for when the connection closes. */
+  onClose(listener: () => void): void {
+    if (this.closedFlag) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /** Closes the transport; pending requests fail with a `closed` LocalError. */
+  async close(): Promise<void> {
+    if (this.closedFlag) return;
+    try {
+      await this.transport.close();
+    } finally {
+      this.onTransportClosed();
+    }
+  }
+
+  /** From now on, answer every new incoming request with this error (graceful shutdown). */
+  refuseNewRequests(code: number, message: string): void {
+    this.refusing = { code, message };
+  }
+
+  /** Sends a request and resolves with its result; rejects with RpcError or LocalError. */
+  request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
+    if (options.signal?.aborted) {
+      return Promise.reject(
+        new LocalError('aborted', `Request ${method} was aborted`, { cause: options.signal.reason }),
+      );
+    }
+    const id = this.nextId++;
+    let sentParams = params;
+    if (options.onprogress) {
+      const meta = isPlainObject(params?.['_meta']) ? params['_meta'] : {};
+      sentParams = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const timing = {
+      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs ?? 60_000,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 600_000,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? false,
+      onprogress: options.onprogress,
+      cancellable: options.cancellable !== false,
+    };
+    const result = this.pending.add(id, method, timing, options.signal);
+    const message: JsonRpcRequest =
+      sentParams === undefined
+        ? { jsonrpc: '2.0', id, method }
+        : { jsonrpc: '2.0', id, method, params: sentParams };
+    this.transport
+      .send(message, sendOptions(options.relatedRequestId))
+      .catch((error: unknown) =>
+        this.pending.fail(
+          id,
+          new LocalError('send-failed', `Could not send ${method}`, { cause: error }),
+        ),
+      );
+    return result;
+  }
+
+  /** Sends a notification. Rejects when the connection is closed or the send fails. */
+  async notify(method: string, params?: JsonObject, options: SendOptions = {}): Promise<void> {
+    if (this.closedFlag) throw new LocalError('closed', 'Connection is closed');
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    await this.transport.send(message, options);
+  }
+
+  // ---- incoming ----
+
+  private receive(value: unknown, info: MessageInfo | undefined): void {
+    if (this.closedFlag) return;
+    if (Array.isArray(value)) this.receiveBatch(value, info);
+    else this.receiveOne(value, info, undefined);
+  }
+
+  private receiveBatch(items: unknown[], info: MessageInfo | undefined): void {
+    if (!(this.options.batchesAllowed?.() ?? false)) {
+      this.sendError(null, ErrorCode.InvalidRequest, 'Batches are not supported on this connection');
+      return;
+    }
+    if (items.length === 0) {
+      this.sendError(null, ErrorCode.InvalidRequest, 'An empty batch is not a valid request');
+      return;
+    }
+    const classified = items.map(classifyMessage);
+    const answered = classified.filter(
+      (c) => c.kind === 'request' || (c.kind === 'invalid' && !c.isResponse),
+    ).length;
+    const collector = new BatchCollector(answered, (responses) => {
+      if (responses.length > 0) this.transmit(responses, undefined);
+    });
+    for (let i = 0; i < items.length; i++) this.receiveOne(items[i], info, collector);
+  }
+
+  private receiveOne(value: unknown, info: MessageInfo | undefined, batch?: BatchCollector): void {
+    const c = classifyMessage(value);
+    switch (c.kind) {
+      case 'request':
+        this.handleRequest(c.message, info, batch);
+        return;
+      case 'notification':
+        this.handleNotification(c.message, info);
+        return;
+      case 'response':
+        if (!this.pending.settle(c.message)) return; // unknown or late: ignored
+        return;
+      case 'invalid':
+        if (c.isResponse) {
+          this.report(new LocalError('invalid-response', `Ignored an invalid response: ${c.reason}`));
+          if (c.id !== null) {
+            this.pending.fail(c.id, new LocalError('invalid-response', c.reason));
+          }
+          return;
+        }
+        this.respond(this.errorResponse(c.id, ErrorCode.InvalidRequest, c.reason), batch);
+        return;
+    }
+  }
+
+  private handleNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
+    if (message.method === CANCELLED) {
+      const requestId = message.params?.['requestId'];
+      if (!isRequestId(requestId)) return;
+      const entry = this.inFlight.get(requestId);
+      // initialize must never be cancelled (lifecycle); unknown or finished ids are ignored.
+      if (!entry || entry.cancelled || entry.method === 'initialize') return;
+      entry.cancelled = true;
+      const reason = message.params?.['reason'];
+      entry.controller.abort(
+        new LocalError('aborted', typeof reason === 'string' ? reason : 'Cancelled by the peer'),
+      );
+      return;
+    }
+    if (message.method === PROGRESS) {
+      const p = message.params;
+      const token = p?.['progressToken'];
+      const progress = p?.['progress'];
+      if (!isRequestId(token) || typeof progress !== 'number') return;
+      const update: Progress = { progress };
+      if (typeof p?.['total'] === 'number') update.total = p['total'];
+      if (typeof p?.['message'] === 'string') update.message = p['message'];
+      this.pending.progress(token, update);
+      return;
+    }
+    try {
+      this.handlers.notification(message, info);
+    } catch (error) {
+      this.report(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private handleRequest(
+    request: JsonRpcRequest,
+    info: MessageInfo | undefined,
+    batch: BatchCollector | undefined,
+  ): void {
+    const { id } = request;
+    if (this.refusing) {
+      this.respond(this.errorResponse(id, this.refusing.code, this.refusing.message), batch);
+      return;
+    }
+    if (this.inFlight.has(id)) {
+      const message = `Request id ${JSON.stringify(id)} is already in use by a request in flight`;
+      this.respond(this.errorResponse(id, ErrorCode.InvalidRequest, message), batch);
+      return;
+    }
+    const limit = this.options.maxInFlight ?? 64;
+    if (this.inFlight.size >= limit) {
+      const message = `Server busy: ${limit} requests are already in flight on this connection`;
+      this.respond(this.errorResponse(id, ErrorCode.ServerBusy, message), batch);
+      return;
+    }
+    const entry: InFlight = { controller: new AbortController(), method: request.method, cancelled: false };
+    this.inFlight.set(id, entry);
+    const context: IncomingRequestContext = {
+      id,
+      method: request.method,
+      signal: entry.controller.signal,
+      info,
+      inBatch: batch !== undefined,
+    };
+    let outcome: JsonObject | Promise<JsonObject>;
+    try {
+      outcome = this.handlers.request(request, context);
+    } catch (error) {
+      this.finishRequest(id, entry, undefined, error, batch);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (result) => this.finishRequest(id, entry, result, undefined, batch),
+        (error: unknown) => this.finishRequest(id, entry, undefined, error, batch),
+      );
+    } else {
+      this.finishRequest(id, entry, outcome, undefined, batch);
+    }
+  }
+
+  private finishRequest(
+    id: RequestId,
+    entry: InFlight,
+    result: JsonObject | undefined,
+    error: unknown,
+    batch: BatchCollector | undefined,
+  ): void {
+    if (this.inFlight.get(id) === entry) this.inFlight.delete(id);
+    if (entry.cancelled || this.closedFlag) {
+      batch?.skip();
+      return;
+    }
+    if (result !== undefined) {
+      this.respond({ jsonrpc: '2.0', id, result }, batch);
+      return;
+    }
+    const wire = toRpcError(error);
+    if (wire.cause !== undefined && !(error instanceof RpcError)) {
+      this.report(error instanceof Error ? error : new Error(String(error)));
+    }
+    this.respond({ jsonrpc: '2.0', id, error: wire.toJSON() }, batch);
+  }
+
+  private onDecodeError(error: RpcError, hint: EnvelopeHint): void {
+    if (this.closedFlag) return;
+    if (!hint.hasMethod) {
+      // Probably a response we cannot read: fail the request it answers, if it is ours.
+      if (hint.id !== undefined) {
+        this.pending.fail(
+          hint.id,
+          new LocalError('message-too-large', `The response could not be decoded: ${error.message}`, {
+            cause: error,
+          }),
+        );
+        return;
+      }
+      if (error.code !== ErrorCode.ParseError) return;
+    }
+    this.respond(this.errorResponse(hint.id ?? null, error.code, error.message), undefined);
+  }
+
+  // ---- outgoing helpers ----
+
+  private onGiveUp(id: RequestId, cancellable: boolean, reason: GiveUpReason): void {
+    if (!cancellable || this.closedFlag) return;
+    const text = reason.kind === 'timeout' ? reason.error.message : 'Aborted by the requester';
+    this.notify(CANCELLED, { requestId: id, reason: text }).catch(() => {
+      // The request is already failed locally; a cancel that cannot be sent changes nothing.
+    });
+  }
+
+  private errorResponse(id: RequestId | null, code: number, message: string): JsonRpcFailure {
+    if (id !== null) return { jsonrpc: '2.0', id, error: { code, message } };
+    if (this.options.omitUnreadableErrorId?.() ?? false) {
+      return { jsonrpc: '2.0', error: { code, message } };
+    }
+    return { jsonrpc: '2.0', id: null, error: { code, message } };
+  }
+
+  private sendError(id: RequestId | null, code: number, message: string): void {
+    this.respond(this.errorResponse(id, code, message), undefined);
+  }
+
+  private respond(response: JsonRpcResponse, batch: BatchCollector | undefined): void {
+    if (batch) batch.add(response);
+    else this.transmit(response, response.id ?? undefined);
+  }
+
+  private transmit(message: JsonRpcMessage | JsonRpcMessage[], relatedId: RequestId | undefined): void {
+    if (this.closedFlag) return;
+    this.transport.send(message, sendOptions(relatedId)).catch((error: unknown) => {
+      this.report(new LocalError('send-failed', 'Could not send a response', { cause: error }));
+    });
+  }
+
+  private report(error: Error): void {
+    this.options.onerror?.(error);
+  }
+
+  private onTransportClosed(): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    this.pending.failAll(new LocalError('closed', 'Connection closed'));
+    for (const entry of this.inFlight.values()) {
+      entry.controller.abort(new LocalError('closed', 'Connection closed'));
+    }
+    this.inFlight.clear();
+    for (const listener of this.closeListeners.splice(0)) {
+      try {
+        listener();
+      } catch (error) {
+        this.report(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+}
+
+function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {
+  return relatedRequestId === undefined ? undefined : { relatedRequestId };
+}

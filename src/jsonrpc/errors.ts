@@ -1,0 +1,89 @@
+/**
+ * @module The two error families: wire errors (numeric JSON-RPC codes, serialisable) and local
+ * errors (string codes, never sent). See STYLE.md §2.6.
+ */
+import type { JsonRpcErrorObject } from './types.js';
+
+/** JSON-RPC and MCP error codes that toolwire sends or understands. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /**
+   * toolwire: the request was refused because too many requests are in flight on this
+   * connection. JSON-RPC reserves -32000..-32099 for implementation-defined server errors.
+   */
+  ServerBusy: -32000,
+  /** toolwire: the server is shutting down and accepts no new requests. */
+  ServerShuttingDown: -32001,
+  /** MCP 2025-11-25: the request needs a URL-mode elicitation first. */
+  UrlElicitationRequired: -32042,
+} as const;
+
+/** One of the {@link ErrorCode} values, or any other integer a peer sent. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode] | (number & {});
+
+/** An error that crosses the wire as a JSON-RPC error object. */
+export class RpcError extends Error {
+  override readonly name = 'RpcError';
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: ErrorCodeValue, message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The JSON-RPC `error` member for this error. */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /** Builds an RpcError from an `error` member received from a peer. */
+  static fromWire(error: JsonRpcErrorObject): RpcError {
+    return new RpcError(error.code, error.message, error.data);
+  }
+}
+
+/** String codes of errors that stay on this side of the wire. */
+export type LocalErrorCode =
+  | 'timeout'
+  | 'aborted'
+  | 'closed'
+  | 'not-connected'
+  | 'send-failed'
+  | 'message-too-large'
+  | 'invalid-response'
+  | 'unsupported-version'
+  | 'capability-missing'
+  | 'invalid-tool'
+  | 'invalid-output'
+  | 'pagination-loop'
+  | 'denied'
+  | 'transport';
+
+/** An error raised locally (a timeout, a closed connection...), never sent to a peer. */
+export class LocalError extends Error {
+  override readonly name = 'LocalError';
+  readonly code: LocalErrorCode;
+
+  constructor(code: LocalErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * Turns anything a handler threw into a wire error that is safe to send: RpcErrors pass through;
+ * everything else becomes -32603 with a generic message, keeping the original as `cause` (never
+ * serialised), so no stack trace or secret leaves the process.
+ */
+export function toRpcError(thrown: unknown): RpcError {
+  if (thrown instanceof RpcError) return thrown;
+  return new RpcError(ErrorCode.InternalError, 'Internal error', undefined, { cause: thrown });
+}

@@ -1,0 +1,58 @@
+/**
+ * @module The transport contract: start/send/close plus three callbacks. Framing and decoding
+ * live in the transport; correlation, cancellation and timeouts live in {@link Connection}.
+ */
+import type { EnvelopeHint } from './decode.js';
+import type { RpcError } from './errors.js';
+import type { JsonRpcMessage, RequestId } from './types.js';
+
+/**
+ * Who is calling, as the transport (or the code that accepted the connection) establishes it:
+ * an authenticated user over HTTP, the local user over stdio. Servers use it for access control,
+ * rate limits and task ownership.
+ */
+export interface Identity {
+  /** A stable identifier of the principal (user, service account, API key id...). */
+  readonly id: string;
+  /** Granted scopes, when the authentication scheme has them. */
+  readonly scopes?: readonly string[];
+  /** Any further verified claims. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/** What the transport knows about one incoming message beyond its content. */
+export interface MessageInfo {
+  /** The caller's identity for this message, when the transport authenticates per message. */
+  readonly identity?: Identity;
+}
+
+/** Options for one outgoing message. */
+export interface SendOptions {
+  /**
+   * The incoming request this message belongs to (a progress notification, a log message, a
+   * request to the client made while serving it). Transports that route per request (Streamable
+   * HTTP) put it on that request's stream.
+   */
+  readonly relatedRequestId?: RequestId;
+}
+
+/** A bidirectional message channel. */
+export interface Transport {
+  /** Starts receiving. Called once, by the connection. */
+  start(): Promise<void>;
+  /** Sends one message or a batch. Resolves when the transport has accepted it. */
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void>;
+  /** Closes the channel; `onclose` fires once afterwards. */
+  close(): Promise<void>;
+  /** A decoded message (an object or, for batches, an array), not yet validated. */
+  onmessage?: (message: unknown, info?: MessageInfo) => void;
+  /**
+   * A message that could not be decoded (bad JSON, too deep, too large). `hint` says what could
+   * still be read of its envelope, so the connection can address the error.
+   */
+  ondecodeerror?: (error: RpcError, hint: EnvelopeHint) => void;
+  /** The channel is closed. */
+  onclose?: () => void;
+  /** A fault that did not close the channel (a failed write, a bad frame). */
+  onerror?: (error: Error) => void;
+}

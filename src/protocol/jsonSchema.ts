@@ -1,0 +1,127 @@
+/**
+ * @module JSON Schema validators for tool input and output schemas, compiled once per schema.
+ * Dialects follow MCP 2025-11-25 (SEP-1613): no `$schema` means 2020-12; draft-07 and 2019-09 are
+ * accepted when declared; anything else is refused with a clear error.
+ */
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+
+/** A JSON Schema dialect toolwire can validate. */
+export type JsonSchemaDialect = '2020-12' | '2019-09' | 'draft-07';
+
+/** One validation problem, with a JSON Pointer to where it is. */
+export interface SchemaIssue {
+  /** JSON Pointer into the validated value ("" for the root). */
+  path: string;
+  message: string;
+}
+
+/** The outcome of a validation. */
+export type SchemaCheck = { ok: true } | { ok: false; issues: SchemaIssue[] };
+
+/** A compiled schema. */
+export interface CompiledJsonSchema {
+  readonly dialect: JsonSchemaDialect;
+  validate(value: unknown): SchemaCheck;
+}
+
+/** A schema that cannot be used: invalid for its dialect, or of an unsupported dialect. */
+export class SchemaError extends Error {
+  override readonly name = 'SchemaError';
+}
+
+const DIALECTS: Record<string, JsonSchemaDialect> = {
+  'https://json-schema.org/draft/2020-12/schema': '2020-12',
+  'https://json-schema.org/draft/2019-09/schema': '2019-09',
+  'http://json-schema.org/draft-07/schema': 'draft-07',
+  'https://json-schema.org/draft-07/schema': 'draft-07',
+};
+
+/** The dialect a schema declares (2020-12 when it declares none). Throws for unknown ones. */
+export function dialectOf(schema: object): JsonSchemaDialect {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined) return '2020-12';
+  if (typeof declared !== 'string') throw new SchemaError('"$schema" must be a string');
+  const dialect = DIALECTS[declared.replace(/#$/, '')];
+  if (!dialect) {
+    throw new SchemaError(
+      `Unsupported JSON Schema dialect "${declared}" (supported: 2020-12, 2019-09, draft-07)`,
+    );
+  }
+  return dialect;
+}
+
+type FormatsPlugin = (ajv: Ajv) => unknown;
+// ajv-formats is CommonJS; under NodeNext its default import is the module object in types but
+// the plugin function at run time. Accept both shapes.
+const addFormats: FormatsPlugin =
+  (addFormatsImport as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsImport as unknown as FormatsPlugin);
+
+const instances = new Map<JsonSchemaDialect, Ajv>();
+
+function ajvFor(dialect: JsonSchemaDialect): Ajv {
+  let ajv = instances.get(dialect);
+  if (ajv) return ajv;
+  const options = {
+    strict: false, // user schemas may carry annotations and vendor keywords
+    allErrors: true, // report every problem at once, so a model can fix all of them
+    addUsedSchema: false, // two tools may reuse one `$id` without clashing
+    validateSchema: true,
+    useDefaults: false, // never mutate the arguments that are dispatched
+    coerceTypes: false,
+  } as const;
+  if (dialect === '2020-12') ajv = new Ajv2020(options);
+  else if (dialect === '2019-09') ajv = new Ajv2019(options);
+  else ajv = new Ajv(options);
+  addFormats(ajv);
+  instances.set(dialect, ajv);
+  return ajv;
+}
+
+/** Turns Ajv errors into issues a person (or a model) can act on. */
+export function toIssues(errors: readonly ErrorObject[] | null | undefined): SchemaIssue[] {
+  if (!errors) return [];
+  return errors.map((e) => {
+    let message = e.message ?? 'is invalid';
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+      message = `must not have the property "${params['additionalProperty']}"`;
+    } else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+      message = `must have the property "${params['missingProperty']}"`;
+    } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+      message = `must be one of ${JSON.stringify(params['allowedValues'])}`;
+    }
+    return { path: e.instancePath, message };
+  });
+}
+
+/** Renders issues as one line per problem, e.g. `/location: must be string`. */
+export function describeIssues(issues: readonly SchemaIssue[]): string {
+  return issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ');
+}
+
+/**
+ * Compiles a JSON Schema once. Throws {@link SchemaError} when the schema is not valid for its
+ * dialect or the dialect is not supported.
+ */
+export function compileJsonSchema(schema: object): CompiledJsonSchema {
+  const dialect = dialectOf(schema);
+  const ajv = ajvFor(dialect);
+  let check: ValidateFunction;
+  try {
+    check = ajv.compile(schema as AnySchema);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SchemaError(`Invalid JSON Schema (${dialect}): ${reason}`, { cause: error });
+  }
+  return {
+    dialect,
+    validate(value: unknown): SchemaCheck {
+      if (check(value)) return { ok: true };
+      return { ok: false, issues: toIssues(check.errors) };
+    },
+  };
+}

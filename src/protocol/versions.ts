@@ -1,0 +1,151 @@
+/**
+ * @module The protocol revisions toolwire speaks and what each one allows. Every per-revision
+ * decision (what a message may carry, how an error is reported) reads this table.
+ */
+
+/** The revisions toolwire implements, oldest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS = [
+  '2024-11-05',
+  '2025-03-26',
+  '2025-06-18',
+  '2025-11-25',
+] as const;
+
+/** One supported revision. */
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+/** The newest revision: offered by clients, and by servers when the client's is unknown. */
+export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
+
+/** True when `value` is a revision toolwire implements. */
+export function isSupportedVersion(value: unknown): value is ProtocolVersion {
+  return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
+}
+
+/** What one revision allows on the wire. */
+export interface RevisionFeatures {
+  /** JSON-RPC batches may be received (2025-03-26 only). */
+  readonly batches: boolean;
+  /** `Tool.annotations` (2025-03-26+). */
+  readonly toolAnnotations: boolean;
+  /** The `completions` server capability (2025-03-26+). */
+  readonly completions: boolean;
+  /** Audio content blocks (2025-03-26+). */
+  readonly audioContent: boolean;
+  /** `message` on progress notifications (2025-03-26+). */
+  readonly progressMessage: boolean;
+  /** `title` on tools, implementations and resources (2025-06-18+). */
+  readonly titles: boolean;
+  /** `outputSchema` and `structuredContent` (2025-06-18+). */
+  readonly structuredOutput: boolean;
+  /** `resource_link` content blocks (2025-06-18+). */
+  readonly resourceLinks: boolean;
+  /** `_meta` on tools, content blocks and resource contents (2025-06-18+). */
+  readonly contentMeta: boolean;
+  /** `lastModified` in content annotations (2025-06-18+). */
+  readonly lastModified: boolean;
+  /** Elicitation requests to the client (2025-06-18+). */
+  readonly elicitation: boolean;
+  /** `icons` on tools, resource links and implementations (2025-11-25). */
+  readonly icons: boolean;
+  /** `Tool.execution` and the tasks utility (2025-11-25). */
+  readonly tasks: boolean;
+  /** `description` and `websiteUrl` on implementations (2025-11-25). */
+  readonly implementationDetails: boolean;
+  /** Arguments that fail the input schema are an `isError` result, not -32602 (2025-11-25). */
+  readonly inputErrorsAsResults: boolean;
+  /** An error whose request id cannot be read omits `id` instead of sending null (2025-11-25). */
+  readonly omitUnreadableErrorId: boolean;
+  /** `tools`/`toolChoice` in sampling requests (2025-11-25). */
+  readonly samplingTools: boolean;
+  /** Elicitation `mode` (form or URL) and URL-mode elicitation (2025-11-25). */
+  readonly elicitationModes: boolean;
+}
+
+const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
+  '2024-11-05': {
+    batches: false,
+    toolAnnotations: false,
+    completions: false,
+    audioContent: false,
+    progressMessage: false,
+    titles: false,
+    structuredOutput: false,
+    resourceLinks: false,
+    contentMeta: false,
+    lastModified: false,
+    elicitation: false,
+    icons: false,
+    tasks: false,
+    implementationDetails: false,
+    inputErrorsAsResults: false,
+    omitUnreadableErrorId: false,
+    samplingTools: false,
+    elicitationModes: false,
+  },
+  '2025-03-26': {
+    batches: true,
+    toolAnnotations: true,
+    completions: true,
+    audioContent: true,
+    progressMessage: true,
+    titles: false,
+    structuredOutput: false,
+    resourceLinks: false,
+    contentMeta: false,
+    lastModified: false,
+    elicitation: false,
+    icons: false,
+    tasks: false,
+    implementationDetails: false,
+    inputErrorsAsResults: false,
+    omitUnreadableErrorId: false,
+    samplingTools: false,
+    elicitationModes: false,
+  },
+  '2025-06-18': {
+    batches: false,
+    toolAnnotations: true,
+    completions: true,
+    audioContent: true,
+    progressMessage: true,
+    titles: true,
+    structuredOutput: true,
+    resourceLinks: true,
+    contentMeta: true,
+    lastModified: true,
+    elicitation: true,
+    icons: false,
+    tasks: false,
+    implementationDetails: false,
+    inputErrorsAsResults: false,
+    omitUnreadableErrorId: false,
+    samplingTools: false,
+    elicitationModes: false,
+  },
+  '2025-11-25': {
+    batches: false,
+    toolAnnotations: true,
+    completions: true,
+    audioContent: true,
+    progressMessage: true,
+    titles: true,
+    structuredOutput: true,
+    resourceLinks: true,
+    contentMeta: true,
+    lastModified: true,
+    elicitation: true,
+    icons: true,
+    tasks: true,
+    implementationDetails: true,
+    inputErrorsAsResults: true,
+    omitUnreadableErrorId: true,
+    samplingTools: true,
+    elicitationModes: true,
+  },
+};
+
+/** The feature table of one revision. */
+export function featuresOf(version: ProtocolVersion): RevisionFeatures {
+  return FEATURES[version];
+}

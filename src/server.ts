@@ -1,0 +1,30 @@
+/**
+ * @module `toolwire/server`: the MCP tools server, result helpers and their types.
+ */
+export { McpServer } from './server/mcpServer.js';
+export type { ConnectOptions, ServerOptions, ToolVisibility } from './server/mcpServer.js';
+export { ServerSession } from './server/serverSession.js';
+export type { RegisteredTool, ToolUpdate } from './server/toolRegistry.js';
+export type {
+  StructuredReturn,
+  ToolArgs,
+  ToolConfig,
+  ToolHandler,
+  ToolReturn,
+  UnstructuredReturn,
+} from './server/toolDefinition.js';
+export type { ClientRequestOptions, SessionInfo, ToolContext, ToolLogger } from './server/toolContext.js';
+export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
+export type { FromJsonSchema } from './server/inferJsonSchema.js';
+export type { RateLimitRule } from './server/rateLimiter.js';
+export {
+  audio,
+  embeddedBlob,
+  embeddedText,
+  image,
+  resourceLink,
+  text,
+  toolError,
+  ToolError,
+} from './server/results.js';
+export type { ContentOptions } from './server/results.js';

@@ -1,0 +1,195 @@
+/**
+ * @module The MCP tools server: a live tool registry served to any number of sessions, each on
+ * its own transport and protocol revision.
+ */
+import type { Identity, Transport } from '../jsonrpc/transport.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { CallDependencies } from './callTool.js';
+import { RateLimiter, type RateLimitRule } from './rateLimiter.js';
+import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
+import type { SessionInfo, SessionPort } from './toolContext.js';
+import { projectedDefinition, type ToolConfig, type ToolEntry, type ToolHandler } from './toolDefinition.js';
+import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
+import type { SchemaInput } from './toolSchema.js';
+import type { Implementation, InitializeResult, ListToolsResult, ServerCapabilities, Tool } from '../protocol/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
+
+/**
+ * Decides whether a caller may see and call a tool. The same decision filters `tools/list` and
+ * guards `tools/call` (a hidden tool is "unknown"). Must be synchronous and cheap: it runs for
+ * every listed tool.
+ */
+export type ToolVisibility = (tool: Tool, caller: { session: SessionInfo; identity: Identity | undefined }) => boolean;
+
+/** Server options; every limit has a production default (README: Limits). */
+export interface ServerOptions {
+  /** Sent in the initialize result. */
+  instructions?: string;
+  /** Tools per `tools/list` page. Default 1000. */
+  pageSize?: number;
+  /** Deadline of one tool call unless the tool sets its own. Default 300 000 ms. */
+  toolTimeoutMs?: number;
+  /** Default rate limit per principal and tool. Default: none. */
+  rateLimit?: RateLimitRule;
+  /** Access control for listing and calling. Default: every tool is visible. */
+  visibility?: ToolVisibility;
+  /** Serialise `structuredContent` into a text block when a handler returns no content. Default true. */
+  structuredText?: boolean;
+  /** Send the message of unexpected handler errors to the client. Default false (generic message). */
+  exposeErrorMessages?: boolean;
+  /** Changes within this window produce one `list_changed`. Default 10 ms. */
+  listChangedDebounceMs?: number;
+  /** Concurrent requests per session; more are refused. Default 64. */
+  maxInFlight?: number;
+  /** Timeout of requests the server sends to the client. Default 60 000 ms. */
+  requestTimeoutMs?: number;
+  /** Revisions this server accepts. Default: all four. */
+  protocolVersions?: readonly ProtocolVersion[];
+  /** Extra capabilities to declare (e.g. `experimental`). */
+  capabilities?: Omit<ServerCapabilities, 'tools'>;
+  /** Declare the `logging` capability (handlers log through `context.log`). Default true. */
+  logging?: boolean;
+  /** Server-side diagnostics. Default: one line on stderr via `console.error`. */
+  onerror?: (error: unknown, what: string) => void;
+}
+
+/** Options of {@link McpServer.connect}. */
+export interface ConnectOptions {
+  /** The caller, when the code accepting the connection knows it. */
+  identity?: Identity;
+  /** Use this session id (HTTP transports assign their own). */
+  sessionId?: string;
+}
+
+function defaultReport(error: unknown, what: string): void {
+  const detail = error instanceof Error ? error.message : String(error);
+  console.error(`[toolwire] ${what}: ${detail}`);
+}
+
+/** An MCP server exposing tools. */
+export class McpServer {
+  private readonly registry = new ToolRegistry();
+  private readonly live = new Set<ServerSession>();
+  private readonly host: SessionHost;
+  private readonly capabilities: ServerCapabilities;
+  private readonly pageSize: number;
+  private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly serverInfo: Implementation,
+    private readonly options: ServerOptions = {},
+  ) {
+    this.pageSize = options.pageSize ?? 1000;
+    if (!(this.pageSize >= 1)) throw new RangeError('pageSize must be at least 1');
+    this.capabilities = {
+      ...options.capabilities,
+      ...(options.logging === false ? {} : { logging: {} }),
+      tools: { listChanged: true },
+    };
+    const versions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    if (versions.length === 0) throw new RangeError('protocolVersions must not be empty');
+    const sorted = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
+    const report = options.onerror ?? defaultReport;
+    const callDependencies: CallDependencies = {
+      findTool: (name, session, identity) => this.findTool(name, session, identity),
+      rateLimiter: new RateLimiter(),
+      defaultRateLimit: options.rateLimit,
+      defaultTimeoutMs: options.toolTimeoutMs ?? 300_000,
+      structuredText: options.structuredText ?? true,
+      exposeErrorMessages: options.exposeErrorMessages ?? false,
+      report,
+    };
+    this.host = {
+      protocolVersions: sorted,
+      initializeResult: (version) => this.initializeResult(version),
+      listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
+      callDependencies,
+      connectionOptions: {
+        maxInFlight: options.maxInFlight ?? 64,
+        requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+      },
+      sessionClosed: (session) => this.live.delete(session),
+    };
+    this.registry.onChange(() => this.scheduleListChanged());
+  }
+
+  /**
+   * Registers a tool. The handler's argument and result types follow from the schemas. Throws a
+   * TypeError for an invalid name, a name in use, or an unusable schema.
+   */
+  registerTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): RegisteredTool {
+    return this.registry.register(name, config, handler as never);
+  }
+
+  /** The registered tools' full definitions, in registration order (enabled or not). */
+  listRegisteredTools(): Array<{ definition: Tool; enabled: boolean }> {
+    return this.registry.entries().map((e) => ({ definition: e.definition, enabled: e.enabled }));
+  }
+
+  /** Serves one client over `transport`. Resolves once the transport has started. */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+    const session = new ServerSession(this.host, transport, options.identity, options.sessionId);
+    this.live.add(session);
+    await session.start();
+    return session;
+  }
+
+  /** The sessions currently open. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.live;
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    if (this.listChangedTimer !== undefined) clearTimeout(this.listChangedTimer);
+    await Promise.allSettled([...this.live].map((s) => s.close()));
+  }
+
+  /** Sends `list_changed` now to every initialized session (changes made through the registry send it by themselves). */
+  sendToolListChanged(): void {
+    for (const session of this.live) session.notifyToolListChanged();
+  }
+
+  private scheduleListChanged(): void {
+    if (this.listChangedTimer !== undefined) return;
+    this.listChangedTimer = setTimeout(() => {
+      this.listChangedTimer = undefined;
+      this.sendToolListChanged();
+    }, this.options.listChangedDebounceMs ?? 10);
+    (this.listChangedTimer as { unref?: () => void }).unref?.();
+  }
+
+  private isVisible(entry: ToolEntry, session: SessionPort, identity: Identity | undefined): boolean {
+    const visibility = this.options.visibility;
+    if (!visibility) return true;
+    try {
+      return visibility(entry.definition, { session: session.info, identity }) === true;
+    } catch (error) {
+      // A failing access check denies: never expose a tool because the check broke.
+      this.host.callDependencies.report(error, `visibility check for tool "${entry.name}" threw`);
+      return false;
+    }
+  }
+
+  private findTool(name: string, session: SessionPort, identity: Identity | undefined): ToolEntry | undefined {
+    const entry = this.registry.get(name);
+    if (!entry || !entry.enabled || !this.isVisible(entry, session, identity)) return undefined;
+    return entry;
+  }
+
+  private listTools(session: SessionPort, identity: Identity | undefined, cursor: string | undefined): ListToolsResult {
+    const after = cursor === undefined ? 0 : decodeCursor(cursor, this.registry.highestSeq);
+    const page = this.registry.page(after, this.pageSize, (e) => this.isVisible(e, session, identity));
+    const version = session.info.protocolVersion;
+    const tools = page.entries.map((e) => projectedDefinition(e, version));
+    return page.nextAfter === undefined ? { tools } : { tools, nextCursor: encodeCursor(page.nextAfter) };
+  }
+
+  private initializeResult(version: ProtocolVersion): InitializeResult {
+    return initializeResultFor(version, this.serverInfo, this.capabilities, this.options.instructions);
+  }
+}

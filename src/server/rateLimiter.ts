@@ -1,0 +1,63 @@
+/**
+ * @module Token-bucket rate limiting per principal and tool (the spec's "rate limit tool
+ * invocations" MUST). Memory stays bounded: idle buckets are dropped once they would be full.
+ */
+
+/** A limit of `limit` calls per `windowMs`, refilled continuously. */
+export interface RateLimitRule {
+  /** Calls allowed per window (also the burst size). */
+  limit: number;
+  /** Window length in milliseconds. */
+  windowMs: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+  readonly rule: RateLimitRule;
+}
+
+/** The outcome of one {@link RateLimiter.take}. */
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+/** Checks rate limit rules; one instance per server. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxBuckets = 10_000,
+  ) {}
+
+  /** Takes one token from the bucket of `key`, creating it full under `rule`. */
+  take(key: string, rule: RateLimitRule): RateDecision {
+    const now = this.now();
+    let bucket = this.buckets.get(key);
+    if (!bucket || bucket.rule !== rule) {
+      if (this.buckets.size >= this.maxBuckets) this.sweep(now);
+      bucket = { tokens: rule.limit, updatedAt: now, rule };
+      this.buckets.set(key, bucket);
+    }
+    const rate = rule.limit / rule.windowMs;
+    bucket.tokens = Math.min(rule.limit, bucket.tokens + (now - bucket.updatedAt) * rate);
+    bucket.updatedAt = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true };
+    }
+    return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / rate) };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, b] of this.buckets) {
+      if (b.tokens + (now - b.updatedAt) * (b.rule.limit / b.rule.windowMs) >= b.rule.limit) {
+        this.buckets.delete(key);
+      }
+    }
+    // Still full of busy buckets: drop the oldest rather than grow without bound.
+    for (const key of this.buckets.keys()) {
+      if (this.buckets.size < this.maxBuckets) break;
+      this.buckets.delete(key);
+    }
+  }
+}

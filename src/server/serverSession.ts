@@ -1,0 +1,214 @@
+/**
+ * @module One client connection on the server side: the initialize handshake and version
+ * negotiation, the method table, logging level, and the session's half of the tool pipeline.
+ */
+import { Connection, type IncomingRequestContext, type RequestOptions } from '../jsonrpc/connection.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { Identity, Transport } from '../jsonrpc/transport.js';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, ProgressToken, RequestId } from '../jsonrpc/types.js';
+import { parseCursor, parseInitializeParams, parseLoggingLevel } from '../protocol/params.js';
+import { implementationForRevision, serverCapabilitiesForRevision } from '../protocol/projection.js';
+import { LOGGING_LEVELS, type InitializeResult, type ListToolsResult, type LoggingLevel } from '../protocol/types.js';
+import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import { callTool, type CallDependencies } from './callTool.js';
+import type { SessionInfo, SessionPort } from './toolContext.js';
+
+/** What a session needs from its server. */
+export interface SessionHost {
+  readonly protocolVersions: readonly ProtocolVersion[];
+  initializeResult(version: ProtocolVersion): InitializeResult;
+  listTools(session: SessionPort, identity: Identity | undefined, cursor: string | undefined): ListToolsResult;
+  readonly callDependencies: CallDependencies;
+  readonly connectionOptions: { maxInFlight: number; requestTimeoutMs: number };
+  sessionClosed(session: ServerSession): void;
+}
+
+type State = 'awaiting-initialize' | 'ready' | 'closed';
+
+function randomId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The server side of one connection. */
+export class ServerSession implements SessionPort {
+  readonly id: string;
+  readonly connection: Connection;
+  private state: State = 'awaiting-initialize';
+  private sessionInfo: SessionInfo | undefined;
+  private logThreshold = 0;
+  private initializedNotified = false;
+
+  constructor(
+    private readonly host: SessionHost,
+    transport: Transport,
+    private readonly connectionIdentity: Identity | undefined,
+    sessionId: string | undefined,
+  ) {
+    this.id = sessionId ?? randomId();
+    this.connection = new Connection(
+      transport,
+      {
+        request: (request, context) => this.handleRequest(request, context),
+        notification: (notification) => this.handleNotification(notification),
+      },
+      {
+        maxInFlight: host.connectionOptions.maxInFlight,
+        requestTimeoutMs: host.connectionOptions.requestTimeoutMs,
+        batchesAllowed: () => this.sessionInfo !== undefined && featuresOf(this.sessionInfo.protocolVersion).batches,
+        omitUnreadableErrorId: () =>
+          this.sessionInfo !== undefined && featuresOf(this.sessionInfo.protocolVersion).omitUnreadableErrorId,
+        onerror: (error) => host.callDependencies.report(error, 'connection fault'),
+      },
+    );
+    this.connection.onClose(() => {
+      this.state = 'closed';
+      host.sessionClosed(this);
+    });
+  }
+
+  /** Negotiated details; throws before `initialize`. */
+  get info(): SessionInfo {
+    if (!this.sessionInfo) throw new Error('The session is not initialized');
+    return this.sessionInfo;
+  }
+
+  /** True once `initialize` was answered. */
+  get initialized(): boolean {
+    return this.sessionInfo !== undefined;
+  }
+
+  /** True once the client sent `notifications/initialized`. */
+  get clientReady(): boolean {
+    return this.initializedNotified;
+  }
+
+  /** The negotiated revision, once initialized. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.sessionInfo?.protocolVersion;
+  }
+
+  /** The identity given to `connect()`, if any (HTTP transports may add one per message). */
+  get identity(): Identity | undefined {
+    return this.connectionIdentity;
+  }
+
+  /** Starts the transport. */
+  start(): Promise<void> {
+    return this.connection.start();
+  }
+
+  /** Ends the session and its transport. */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  /** Sends `notifications/tools/list_changed` if the session is initialized. */
+  notifyToolListChanged(): void {
+    if (this.state !== 'ready') return;
+    this.connection.notify('notifications/tools/list_changed').catch(() => {});
+  }
+
+  /** Sends a log message to the client if it passes the client's level. */
+  log(level: LoggingLevel, data: unknown, logger: string | undefined, relatedRequestId?: RequestId): void {
+    if (this.state !== 'ready' || LOGGING_LEVELS.indexOf(level) < this.logThreshold) return;
+    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+    const options = relatedRequestId === undefined ? {} : { relatedRequestId };
+    this.connection.notify('notifications/message', params, options).catch(() => {});
+  }
+
+  /** Sends a progress notification for a request the client is waiting on. */
+  sendProgress(
+    token: ProgressToken,
+    progress: number,
+    total: number | undefined,
+    message: string | undefined,
+    relatedRequestId: RequestId,
+  ): void {
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params['total'] = total;
+    if (message !== undefined && this.sessionInfo && featuresOf(this.sessionInfo.protocolVersion).progressMessage) {
+      params['message'] = message;
+    }
+    this.connection.notify('notifications/progress', params, { relatedRequestId }).catch(() => {});
+  }
+
+  /** Sends a request to the client. */
+  requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    return this.connection.request(method, params, options);
+  }
+
+  /** Pings the client. */
+  async ping(options: RequestOptions = {}): Promise<void> {
+    await this.connection.request('ping', undefined, options);
+  }
+
+  private handleRequest(request: JsonRpcRequest, context: IncomingRequestContext): JsonObject | Promise<JsonObject> {
+    const method = request.method;
+    if (method === 'ping') return {};
+    if (method === 'initialize') return this.initialize(request, context);
+    if (this.state !== 'ready') {
+      throw new RpcError(ErrorCode.InvalidRequest, `Received ${method} before initialize; send initialize first`);
+    }
+    const identity = context.info?.identity ?? this.connectionIdentity;
+    switch (method) {
+      case 'tools/list':
+        return this.host.listTools(this, identity, parseCursor(request.params)) as unknown as JsonObject;
+      case 'tools/call':
+        return callTool(this.host.callDependencies, this, {
+          id: request.id,
+          params: request.params,
+          signal: context.signal,
+          identity,
+        }) as unknown as Promise<JsonObject>;
+      case 'logging/setLevel':
+        this.logThreshold = LOGGING_LEVELS.indexOf(parseLoggingLevel(request.params));
+        return {};
+      default:
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 200)}`);
+    }
+  }
+
+  private initialize(request: JsonRpcRequest, context: IncomingRequestContext): JsonObject {
+    if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch');
+    if (this.state !== 'awaiting-initialize') {
+      throw new RpcError(ErrorCode.InvalidRequest, 'initialize was already received on this session');
+    }
+    const params = parseInitializeParams(request.params);
+    const supported = this.host.protocolVersions;
+    const requested = params.protocolVersion as ProtocolVersion;
+    const version = supported.includes(requested) ? requested : (supported[supported.length - 1] as ProtocolVersion);
+    this.sessionInfo = {
+      id: this.id,
+      protocolVersion: version,
+      clientInfo: params.clientInfo,
+      clientCapabilities: params.capabilities,
+    };
+    this.state = 'ready';
+    return this.host.initializeResult(version) as unknown as JsonObject;
+  }
+
+  private handleNotification(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/initialized') this.initializedNotified = true;
+    // Other client notifications (roots/list_changed...) need no action from a tools server.
+  }
+}
+
+/** Builds the initialize result for one revision. */
+export function initializeResultFor(
+  version: ProtocolVersion,
+  serverInfo: Parameters<typeof implementationForRevision>[0],
+  capabilities: Parameters<typeof serverCapabilitiesForRevision>[0],
+  instructions: string | undefined,
+): InitializeResult {
+  const f = featuresOf(version);
+  const result: InitializeResult = {
+    protocolVersion: version,
+    capabilities: serverCapabilitiesForRevision(capabilities, f),
+    serverInfo: implementationForRevision(serverInfo, f),
+  };
+  if (instructions !== undefined) result.instructions = instructions;
+  return result;
+}
+

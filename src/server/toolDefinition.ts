@@ -1,0 +1,185 @@
+/**
+ * @module How a tool is declared (config, handler and their inferred types) and how a declaration
+ * is checked and compiled once into the entry the registry keeps.
+ */
+import { isPlainObject } from '../jsonrpc/guards.js';
+import { metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
+import { toolForRevision } from '../protocol/projection.js';
+import type {
+  ContentBlock,
+  Icon,
+  Meta,
+  Tool,
+  ToolAnnotations,
+  ToolExecution,
+} from '../protocol/types.js';
+import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import type { RateLimitRule } from './rateLimiter.js';
+import type { ToolContext } from './toolContext.js';
+import {
+  compileToolSchema,
+  type InferInput,
+  type InferOutput,
+  type SchemaInput,
+  type ToolSchema,
+} from './toolSchema.js';
+
+/** Everything about a tool except its name and handler. */
+export interface ToolConfig<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> {
+  /** Display name (2025-06-18+; sent as `annotations.title` to 2025-03-26 peers). */
+  title?: string;
+  description?: string;
+  /** Standard Schema or JSON Schema; default: an object with no properties allowed. */
+  inputSchema?: I;
+  /** When set, every successful result must carry conforming `structuredContent`. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  /** `https:` or `data:` URIs only. */
+  icons?: Icon[];
+  /** Task support (2025-11-25). */
+  execution?: ToolExecution;
+  _meta?: Meta;
+  /** Deadline of one call, after which its signal aborts and an error result is sent. */
+  timeoutMs?: number;
+  /**
+   * Also serialise `structuredContent` into a text block when the handler returns no content
+   * (the spec's SHOULD for backward compatibility). Default: the server's `structuredText`.
+   */
+  structuredText?: boolean;
+  /** Calls allowed per principal on this tool; `false` exempts it from the server's default. */
+  rateLimit?: RateLimitRule | false;
+}
+
+/** What a handler may return for a tool with an output schema of type `T`. */
+export type StructuredReturn<T> =
+  | { content?: ContentBlock[]; structuredContent: T; isError?: false; _meta?: Meta }
+  | { content: ContentBlock[]; structuredContent?: T; isError: true; _meta?: Meta };
+
+/** What a handler may return for a tool without an output schema (a string is one text block). */
+export type UnstructuredReturn =
+  | string
+  | { content: ContentBlock[]; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Meta };
+
+/** The return type of a handler given its output schema. */
+export type ToolReturn<O> = O extends SchemaInput ? StructuredReturn<InferInput<O>> : UnstructuredReturn;
+
+/** The arguments a handler receives given its input schema. */
+export type ToolArgs<I> = I extends SchemaInput ? InferOutput<I> : Record<string, never>;
+
+/** A tool handler. */
+export type ToolHandler<I extends SchemaInput | undefined, O extends SchemaInput | undefined> = (
+  args: ToolArgs<I>,
+  context: ToolContext,
+) => ToolReturn<O> | Promise<ToolReturn<O>>;
+
+/** A handler with its types erased, as the registry stores it. */
+export type AnyToolHandler = (args: never, context: ToolContext) => unknown;
+
+/** A compiled, registered tool. */
+export interface ToolEntry {
+  readonly name: string;
+  /** Registration order; never changes while the tool exists (see cursor.ts). */
+  seq: number;
+  enabled: boolean;
+  definition: Tool;
+  input: ToolSchema;
+  output: ToolSchema | undefined;
+  handler: AnyToolHandler;
+  timeoutMs: number | undefined;
+  structuredText: boolean | undefined;
+  rateLimit: RateLimitRule | false | undefined;
+  /** The definition as each revision may see it, computed on first use. */
+  readonly projections: Map<ProtocolVersion, Tool>;
+}
+
+const NO_ARGUMENTS = { type: 'object', additionalProperties: false } as const;
+
+function fail(name: string, message: string): never {
+  throw new TypeError(`Tool "${name}": ${message}`);
+}
+
+function checkAnnotations(name: string, a: unknown): void {
+  if (a === undefined) return;
+  if (!isPlainObject(a)) fail(name, 'annotations must be an object');
+  for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
+    if (a[hint] !== undefined && typeof a[hint] !== 'boolean') fail(name, `annotations.${hint} must be a boolean`);
+  }
+  if (a['title'] !== undefined && typeof a['title'] !== 'string') fail(name, 'annotations.title must be a string');
+}
+
+function checkIcons(name: string, icons: unknown): void {
+  if (icons === undefined) return;
+  if (!Array.isArray(icons)) fail(name, 'icons must be an array');
+  for (const icon of icons) {
+    if (!isPlainObject(icon) || typeof icon['src'] !== 'string') fail(name, 'every icon needs a string "src"');
+    if (!/^(https:|data:)/i.test(icon['src'])) {
+      fail(name, `icon src must be an https: or data: URI (got ${JSON.stringify(icon['src'].slice(0, 40))})`);
+    }
+    if (icon['theme'] !== undefined && icon['theme'] !== 'light' && icon['theme'] !== 'dark') {
+      fail(name, 'icon theme must be "light" or "dark"');
+    }
+  }
+}
+
+function checkMeta(name: string, meta: unknown): void {
+  if (meta === undefined) return;
+  if (!isPlainObject(meta)) fail(name, '_meta must be an object');
+  for (const key of Object.keys(meta)) {
+    const problem = metaKeyProblem(key);
+    if (problem) fail(name, problem);
+  }
+}
+
+/** Checks a declaration and compiles its schemas. Throws a TypeError naming the problem. */
+export function compileTool(
+  name: string,
+  config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+  handler: AnyToolHandler,
+): Omit<ToolEntry, 'seq'> {
+  const nameProblem = toolNameProblem(name);
+  if (nameProblem) throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: ${nameProblem}`);
+  if (typeof handler !== 'function') fail(name, 'the handler must be a function');
+  if (config.title !== undefined && typeof config.title !== 'string') fail(name, 'title must be a string');
+  if (config.description !== undefined && typeof config.description !== 'string') fail(name, 'description must be a string');
+  checkAnnotations(name, config.annotations);
+  checkIcons(name, config.icons);
+  checkMeta(name, config._meta);
+  const taskSupport = config.execution?.taskSupport;
+  if (taskSupport !== undefined && !['forbidden', 'optional', 'required'].includes(taskSupport)) {
+    fail(name, 'execution.taskSupport must be "forbidden", "optional" or "required"');
+  }
+  if (config.timeoutMs !== undefined && !(config.timeoutMs > 0)) fail(name, 'timeoutMs must be positive');
+
+  const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
+  const output = config.outputSchema === undefined ? undefined : compileToolSchema(config.outputSchema, 'output', name);
+  const definition: Tool = { name, inputSchema: input.jsonSchema };
+  if (config.title !== undefined) definition.title = config.title;
+  if (config.description !== undefined) definition.description = config.description;
+  if (output) definition.outputSchema = output.jsonSchema;
+  if (config.annotations !== undefined) definition.annotations = { ...config.annotations };
+  if (config.icons !== undefined) definition.icons = config.icons.map((i) => ({ ...i }));
+  if (config.execution !== undefined) definition.execution = { ...config.execution };
+  if (config._meta !== undefined) definition._meta = { ...config._meta };
+  return {
+    name,
+    enabled: true,
+    definition,
+    input,
+    output,
+    handler,
+    timeoutMs: config.timeoutMs,
+    structuredText: config.structuredText,
+    rateLimit: config.rateLimit,
+    projections: new Map(),
+  };
+}
+
+/** The definition of `entry` as a peer of `version` may see it (cached). */
+export function projectedDefinition(entry: ToolEntry, version: ProtocolVersion): Tool {
+  let tool = entry.projections.get(version);
+  if (!tool) {
+    tool = toolForRevision(entry.definition, featuresOf(version));
+    entry.projections.set(version, tool);
+  }
+  return tool;
+}

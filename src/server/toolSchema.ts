@@ -1,0 +1,125 @@
+/**
+ * @module A tool's input or output schema, given either as a Standard Schema (Zod 4, Valibot,
+ * ArkType...) or as plain JSON Schema, turned once into what the server needs: the JSON Schema to
+ * list and a validator to run.
+ */
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { isPlainObject } from '../jsonrpc/guards.js';
+import { compileJsonSchema, type SchemaIssue } from '../protocol/jsonSchema.js';
+import type { ObjectJsonSchema } from '../protocol/types.js';
+import type { FromJsonSchema } from './inferJsonSchema.js';
+
+/** A plain JSON Schema object for a tool's input or output (its root must describe an object). */
+export type JsonSchemaInput = { readonly type: 'object'; readonly [keyword: string]: unknown };
+
+/**
+ * A schema toolwire accepts: a Standard Schema that can also describe itself as JSON Schema
+ * (Zod 4.2+, ArkType 2.1+, Valibot through `toStandardJsonSchema`), or plain JSON Schema.
+ */
+export type SchemaInput = StandardSchemaV1 | JsonSchemaInput;
+
+/** The type of the value a schema validates to: the handler's arguments. */
+export type InferOutput<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends JsonSchemaInput
+    ? FromJsonSchema<S>
+    : Record<string, unknown>;
+
+/** The type a schema accepts: what a handler returns as structured content. */
+export type InferInput<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferInput<S>
+  : S extends JsonSchemaInput
+    ? FromJsonSchema<S>
+    : Record<string, unknown>;
+
+/** The outcome of validating a value against a tool schema. */
+export type ToolSchemaCheck = { ok: true; value: unknown } | { ok: false; issues: SchemaIssue[] };
+
+/** A compiled tool schema. */
+export interface ToolSchema {
+  /** The JSON Schema to list (root `type: "object"`). */
+  readonly jsonSchema: ObjectJsonSchema;
+  /** Validates a value; the `value` it returns is what the handler (or the peer) receives. */
+  validate(value: unknown): ToolSchemaCheck | Promise<ToolSchemaCheck>;
+}
+
+function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    isPlainObject((value as { '~standard'?: unknown })['~standard'])
+  );
+}
+
+function pathOf(issue: StandardSchemaV1.Issue): string {
+  if (!issue.path || issue.path.length === 0) return '';
+  return issue.path
+    .map((segment) => {
+      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+      return '/' + String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+    })
+    .join('');
+}
+
+function standardResult(result: StandardSchemaV1.Result<unknown>): ToolSchemaCheck {
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return {
+    ok: false,
+    issues: result.issues.map((i) => ({ path: pathOf(i), message: i.message })),
+  };
+}
+
+function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', role: string): ToolSchema {
+  const converter = (schema as unknown as { '~standard': Partial<StandardJSONSchemaV1.Props> })['~standard'].jsonSchema;
+  if (!converter) {
+    throw new TypeError(
+      `The ${role} is a Standard Schema (${schema['~standard'].vendor}) that cannot describe itself as JSON Schema. ` +
+        'Use Zod 4.2+, ArkType 2.1+, Valibot with toStandardJsonSchema(), or pass a plain JSON Schema.',
+    );
+  }
+  const jsonSchema = converter[io]({ target: 'draft-2020-12' });
+  if (jsonSchema['type'] !== 'object') {
+    throw new TypeError(`The ${role} must describe an object (its JSON Schema root needs "type": "object")`);
+  }
+  const validate = schema['~standard'].validate.bind(schema['~standard']);
+  return {
+    jsonSchema: jsonSchema as ObjectJsonSchema,
+    validate(value) {
+      const result = validate(value);
+      return result instanceof Promise ? result.then(standardResult) : standardResult(result);
+    },
+  };
+}
+
+function fromJsonSchema(schema: JsonSchemaInput, role: string): ToolSchema {
+  if (schema.type !== 'object') {
+    throw new TypeError(`The ${role} must be a JSON Schema whose root has "type": "object"`);
+  }
+  let compiled;
+  try {
+    compiled = compileJsonSchema(schema);
+  } catch (error) {
+    throw new TypeError(`The ${role} is not usable: ${(error as Error).message}`, { cause: error });
+  }
+  // A private deep copy: later changes to the caller's object cannot change what is listed.
+  const frozen = JSON.parse(JSON.stringify(schema)) as ObjectJsonSchema;
+  return {
+    jsonSchema: frozen,
+    validate(value) {
+      const check = compiled.validate(value);
+      return check.ok ? { ok: true, value } : check;
+    },
+  };
+}
+
+/** Compiles an input or output schema. Throws a TypeError that names the problem. */
+export function compileToolSchema(
+  schema: SchemaInput,
+  io: 'input' | 'output',
+  toolName: string,
+): ToolSchema {
+  const role = `${io} schema of tool "${toolName}"`;
+  if (isStandardSchema(schema)) return fromStandard(schema, io, role);
+  if (!isPlainObject(schema)) throw new TypeError(`The ${role} must be an object`);
+  return fromJsonSchema(schema as JsonSchemaInput, role);
+}

@@ -1,0 +1,81 @@
+/**
+ * @module Connects a toolwire client to a server over an in-memory pair while recording every
+ * message each side sends, so a test can check all of them against the official schema of the
+ * negotiated revision.
+ */
+import { McpClient, type ClientOptions } from '../../src/client.js';
+import type { Identity, Transport } from '../../src/jsonrpc/transport.js';
+import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
+import type { ProtocolVersion } from '../../src/protocol/versions.js';
+import type { McpServer, ServerSession } from '../../src/server.js';
+import { createLinkedPair } from '../../src/transports/memory.js';
+import { validateMessage } from './specSchemas.js';
+
+/** Records what goes through `send` (as JSON, the way a peer sees it). */
+export function recording(transport: Transport): { transport: Transport; sent: unknown[] } {
+  const sent: unknown[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message: JsonRpcMessage | JsonRpcMessage[], options) => {
+    sent.push(JSON.parse(JSON.stringify(message)) as unknown);
+    return send(message, options);
+  };
+  return { transport, sent };
+}
+
+function methodsById(messages: unknown[]): Map<string | number, string> {
+  const map = new Map<string | number, string>();
+  for (const m of messages.flat()) {
+    const r = m as { id?: string | number; method?: string };
+    if (r.id !== undefined && r.method !== undefined) map.set(r.id, r.method);
+  }
+  return map;
+}
+
+/** Problems found in every message both sides sent (empty when all are valid for `version`). */
+export function wireProblems(version: ProtocolVersion, serverSent: unknown[], clientSent: unknown[]): string[] {
+  const clientRequests = methodsById(clientSent);
+  const serverRequests = methodsById(serverSent);
+  const problems: string[] = [];
+  for (const m of serverSent) {
+    for (const p of validateMessage(version, m, (id) => clientRequests.get(id))) problems.push(`server sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
+  }
+  for (const m of clientSent) {
+    // The client's initialize is sent before a version is negotiated; it is valid for the version it offers.
+    const v = (m as { method?: string }).method === 'initialize' ? '2025-11-25' : version;
+    for (const p of validateMessage(v, m, (id) => serverRequests.get(id))) problems.push(`client sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
+  }
+  return problems;
+}
+
+export interface Connected {
+  client: McpClient;
+  session: ServerSession;
+  serverSent: unknown[];
+  clientSent: unknown[];
+  /** Problems in everything sent so far. */
+  problems(): string[];
+}
+
+/** Connects a new client (accepting only `version`, when given) to `server`. */
+export async function connect(
+  server: McpServer,
+  options: { version?: ProtocolVersion; client?: ClientOptions; identity?: Identity } = {},
+): Promise<Connected> {
+  const [clientEnd, serverEnd] = createLinkedPair();
+  const s = recording(serverEnd);
+  const c = recording(clientEnd);
+  const session = await server.connect(s.transport, options.identity ? { identity: options.identity } : {});
+  const client = new McpClient(
+    { name: 'test-client', version: '1.0.0' },
+    { ...(options.version ? { protocolVersions: [options.version] } : {}), ...options.client },
+  );
+  await client.connect(c.transport);
+  const version = client.protocolVersion as ProtocolVersion;
+  return {
+    client,
+    session,
+    serverSent: s.sent,
+    clientSent: c.sent,
+    problems: () => wireProblems(version, s.sent, c.sent),
+  };
+}
