@@ -122,6 +122,17 @@ describe('list_changed', () => {
     expect(c.problems()).toEqual([]);
   });
 
+  it('does not announce changes made before a session initialized', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool('early', {}, () => 'x');
+    const c = await connect(server);
+    await sleep(40);
+    expect(c.serverSent.some((m) => (m as { method?: string }).method === 'notifications/tools/list_changed')).toBe(false);
+    server.registerTool('later', {}, () => 'x');
+    await sleep(40);
+    expect(c.serverSent.filter((m) => (m as { method?: string }).method === 'notifications/tools/list_changed')).toHaveLength(1);
+  });
+
   it('a disabled or removed tool is not listed and cannot be called', async () => {
     const { server, handles } = withTools(2);
     const c = await connect(server);

@@ -74,6 +74,7 @@ export class McpServer {
   private readonly capabilities: ServerCapabilities;
   private readonly pageSize: number;
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
+  private changes = 0;
 
   constructor(
     readonly serverInfo: Implementation,
@@ -101,6 +102,7 @@ export class McpServer {
     };
     this.host = {
       protocolVersions: sorted,
+      changeCount: () => this.changes,
       initializeResult: (version) => this.initializeResult(version),
       listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
       callDependencies,
@@ -110,7 +112,10 @@ export class McpServer {
       },
       sessionClosed: (session) => this.live.delete(session),
     };
-    this.registry.onChange(() => this.scheduleListChanged());
+    this.registry.onChange(() => {
+      this.changes++;
+      this.scheduleListChanged();
+    });
   }
 
   /**
@@ -149,16 +154,24 @@ export class McpServer {
     await Promise.allSettled([...this.live].map((s) => s.close()));
   }
 
-  /** Sends `list_changed` now to every initialized session (changes made through the registry send it by themselves). */
+  /**
+   * Sends `list_changed` now to every initialized session. Changes made through the registry send
+   * it by themselves; call this when what `visibility` decides has changed.
+   */
   sendToolListChanged(): void {
-    for (const session of this.live) session.notifyToolListChanged();
+    this.changes++;
+    this.flushListChanged();
+  }
+
+  private flushListChanged(): void {
+    for (const session of this.live) session.notifyToolListChanged(this.changes);
   }
 
   private scheduleListChanged(): void {
     if (this.listChangedTimer !== undefined) return;
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
-      this.sendToolListChanged();
+      this.flushListChanged();
     }, this.options.listChangedDebounceMs ?? 10);
     (this.listChangedTimer as { unref?: () => void }).unref?.();
   }

@@ -16,6 +16,8 @@ import type { SessionInfo, SessionPort } from './toolContext.js';
 /** What a session needs from its server. */
 export interface SessionHost {
   readonly protocolVersions: readonly ProtocolVersion[];
+  /** How many times the tool registry has changed so far. */
+  changeCount(): number;
   initializeResult(version: ProtocolVersion): InitializeResult;
   listTools(session: SessionPort, identity: Identity | undefined, cursor: string | undefined): ListToolsResult;
   readonly callDependencies: CallDependencies;
@@ -39,6 +41,8 @@ export class ServerSession implements SessionPort {
   private sessionInfo: SessionInfo | undefined;
   private logThreshold = 0;
   private initializedNotified = false;
+  /** The registry change count this session has been told about (or listed after). */
+  private knownChanges = 0;
 
   constructor(
     private readonly host: SessionHost,
@@ -104,9 +108,13 @@ export class ServerSession implements SessionPort {
     return this.connection.close();
   }
 
-  /** Sends `notifications/tools/list_changed` if the session is initialized. */
-  notifyToolListChanged(): void {
-    if (this.state !== 'ready') return;
+  /**
+   * Sends `notifications/tools/list_changed` if the session is initialized and the registry changed
+   * since it initialized (or was last told).
+   */
+  notifyToolListChanged(changeCount: number): void {
+    if (this.state !== 'ready' || changeCount <= this.knownChanges) return;
+    this.knownChanges = changeCount;
     this.connection.notify('notifications/tools/list_changed').catch(() => {});
   }
 
@@ -186,6 +194,7 @@ export class ServerSession implements SessionPort {
       clientCapabilities: params.capabilities,
     };
     this.state = 'ready';
+    this.knownChanges = this.host.changeCount();
     return this.host.initializeResult(version) as unknown as JsonObject;
   }
 

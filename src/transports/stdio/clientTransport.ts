@@ -1,0 +1,123 @@
+/**
+ * @module The stdio client transport: spawns the server without a shell, with a controlled
+ * environment, and closes it the way the spec says: close stdin, wait, SIGTERM, wait, SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
+import { LocalError } from '../../jsonrpc/errors.js';
+import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { defaultEnvironment } from './environment.js';
+import { decoderFor, DEFAULT_MAX_MESSAGE_BYTES, encodeLine } from './lineSink.js';
+
+/** Options of {@link StdioClientTransport}. */
+export interface StdioClientOptions {
+  /** The program to run (looked up on PATH; never run through a shell). */
+  command: string;
+  args?: readonly string[];
+  /** Added to (and overriding) the default environment. */
+  env?: Record<string, string>;
+  /** Pass the whole parent environment instead of the safe default. Default false. */
+  inheritEnv?: boolean;
+  cwd?: string;
+  /** What to do with the server's stderr. Default `inherit`. */
+  stderr?: 'inherit' | 'pipe' | 'ignore';
+  /** Largest accepted message. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** Deepest accepted nesting. Default 64. */
+  maxDepth?: number;
+  /** How long to wait after closing stdin, then after SIGTERM. Default 2000 ms each. */
+  shutdownGraceMs?: number;
+}
+
+/** Runs an MCP server as a child process and talks to it over its stdin and stdout. */
+export class StdioClientTransport implements Transport {
+  onmessage?: (message: unknown, info?: MessageInfo) => void;
+  ondecodeerror?: Transport['ondecodeerror'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> | undefined;
+  private closedFlag = false;
+  private readonly decoder;
+
+  constructor(private readonly options: StdioClientOptions) {
+    this.decoder = decoderFor(this, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  }
+
+  /** The child's stderr when `stderr: 'pipe'`. */
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
+  }
+
+  /** The child's process id once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new LocalError('transport', 'Already started');
+    const env = this.options.inheritEnv
+      ? { ...(process.env as Record<string, string>), ...this.options.env }
+      : { ...defaultEnvironment(), ...this.options.env };
+    const child = spawn(this.options.command, [...(this.options.args ?? [])], {
+      shell: false,
+      env,
+      cwd: this.options.cwd,
+      stdio: ['pipe', 'pipe', this.options.stderr ?? 'inherit'],
+      windowsHide: true,
+    });
+    this.child = child;
+    this.exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.once('close', () => this.finish());
+    child.stdout?.on('data', (chunk: Buffer) => this.decoder.push(chunk));
+    child.stdout?.on('end', () => this.decoder.end());
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) => {
+        this.finish();
+        reject(new LocalError('transport', `Could not start ${this.options.command}: ${error.message}`, { cause: error }));
+      });
+    });
+    child.on('error', (error) => this.onerror?.(error));
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (this.closedFlag || !stdin || stdin.destroyed) throw new LocalError('closed', 'The server process is not running');
+    if (stdin.write(encodeLine(message))) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        resolve();
+      };
+      stdin.on('drain', done);
+      stdin.on('close', done);
+    });
+  }
+
+  /** Closes stdin, then waits; sends SIGTERM, then waits; then SIGKILL. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closedFlag) return;
+    const grace = this.options.shutdownGraceMs ?? 2000;
+    const waitExit = (ms: number): Promise<boolean> =>
+      Promise.race([this.exited?.then(() => true) ?? Promise.resolve(true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    child.stdin?.end();
+    if (await waitExit(grace)) return;
+    child.kill('SIGTERM');
+    if (await waitExit(grace)) return;
+    child.kill('SIGKILL');
+    await waitExit(grace);
+  }
+
+  private finish(): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * @module Newline framing for stdio, as a pure class: bytes in, one callback per line out. A line
+ * longer than the limit is discarded up to its newline with one report, keeping only its first
+ * bytes (for the envelope hint), so memory stays bounded whatever the peer sends. Splitting on the
+ * 0x0A byte is safe in UTF-8: no multi-byte sequence contains it.
+ */
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const HEAD_BYTES = 512;
+
+/** Callbacks of a {@link LineDecoder}. */
+export interface LineSink {
+  /** One complete line, decoded, without its line ending. Empty lines are skipped. */
+  line(text: string): void;
+  /** A line exceeded the limit; `head` is its decoded beginning. Reported once per line. */
+  oversized(head: string, limit: number): void;
+  /** A line was not valid UTF-8. */
+  invalidUtf8(): void;
+}
+
+/** Splits a byte stream into lines. */
+export class LineDecoder {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private discarding = false;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly lenient = new TextDecoder('utf-8');
+
+  constructor(
+    private readonly sink: LineSink,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /** Feeds one chunk. */
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      if (nl < 0) {
+        this.keep(chunk.subarray(start));
+        return;
+      }
+      const piece = chunk.subarray(start, nl);
+      if (this.discarding) {
+        this.discarding = false;
+      } else if (this.pendingBytes + piece.length > this.maxLineBytes) {
+        this.reportOversized(piece);
+      } else if (this.pendingBytes === 0) {
+        this.emit(piece);
+      } else {
+        this.pending.push(piece);
+        this.emit(this.takePending());
+      }
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = nl + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline still counts. */
+  end(): void {
+    if (!this.discarding && this.pendingBytes > 0) this.emit(this.takePending());
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.discarding = false;
+  }
+
+  private keep(rest: Uint8Array): void {
+    if (this.discarding || rest.length === 0) return;
+    if (this.pendingBytes + rest.length > this.maxLineBytes) {
+      this.reportOversized(rest);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.discarding = true;
+      return;
+    }
+    // Copy: the caller may reuse its buffer.
+    this.pending.push(rest.slice());
+    this.pendingBytes += rest.length;
+  }
+
+  private reportOversized(tail: Uint8Array): void {
+    const parts = [...this.pending, tail];
+    const head = new Uint8Array(HEAD_BYTES);
+    let filled = 0;
+    for (const part of parts) {
+      if (filled >= HEAD_BYTES) break;
+      const take = part.subarray(0, HEAD_BYTES - filled);
+      head.set(take, filled);
+      filled += take.length;
+    }
+    this.sink.oversized(this.lenient.decode(head.subarray(0, filled)), this.maxLineBytes);
+  }
+
+  private takePending(): Uint8Array {
+    if (this.pending.length === 1) return this.pending[0] as Uint8Array;
+    const out = new Uint8Array(this.pending.reduce((n, p) => n + p.length, 0));
+    let offset = 0;
+    for (const part of this.pending) {
+      out.set(part, offset);
+      offset += part.length;
+    }
+    return out;
+  }
+
+  private emit(bytes: Uint8Array): void {
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
+    if (end === 0) return;
+    let text: string;
+    try {
+      text = this.decoder.decode(bytes.subarray(0, end));
+    } catch {
+      this.sink.invalidUtf8();
+      return;
+    }
+    if (text.charCodeAt(0) <= 32 && text.trim() === '') return;
+    this.sink.line(text);
+  }
+}

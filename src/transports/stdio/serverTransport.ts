@@ -1,0 +1,94 @@
+/**
+ * @module The stdio server transport: newline-delimited messages on stdin/stdout. Only MCP
+ * messages are written to stdout. When stdout cannot keep up, reading stdin pauses until it
+ * drains, so a slow reader bounds the server's memory instead of growing it.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { LocalError } from '../../jsonrpc/errors.js';
+import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
+import { decoderFor, DEFAULT_MAX_MESSAGE_BYTES, encodeLine } from './lineSink.js';
+
+/** Options of {@link StdioServerTransport}. */
+export interface StdioServerOptions {
+  /** Default `process.stdin`. */
+  stdin?: Readable;
+  /** Default `process.stdout`. */
+  stdout?: Writable;
+  /** Largest accepted message. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** Deepest accepted nesting. Default 64. */
+  maxDepth?: number;
+}
+
+/** Serves MCP over this process's stdin and stdout. */
+export class StdioServerTransport implements Transport {
+  onmessage?: (message: unknown, info?: MessageInfo) => void;
+  ondecodeerror?: Transport['ondecodeerror'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private readonly stdin: Readable;
+  private readonly stdout: Writable;
+  /** Bound before anyone can redirect `stdout.write` (see cli/stdoutGuard.ts). */
+  private readonly write: (chunk: string) => boolean;
+  private readonly decoder;
+  private closed = false;
+  private waitingForDrain = false;
+  private drainWaiters: Array<() => void> = [];
+
+  constructor(options: StdioServerOptions = {}) {
+    this.stdin = options.stdin ?? process.stdin;
+    this.stdout = options.stdout ?? process.stdout;
+    this.write = this.stdout.write.bind(this.stdout) as (chunk: string) => boolean;
+    this.decoder = decoderFor(this, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    this.decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  };
+  private readonly onEnd = (): void => {
+    this.decoder.end();
+    void this.close();
+  };
+  private readonly onError = (error: Error): void => this.onerror?.(error);
+  private readonly onDrain = (): void => {
+    this.waitingForDrain = false;
+    if (!this.closed) this.stdin.resume();
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+  };
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('error', this.onError);
+    this.stdout.on('error', this.onError);
+    this.stdout.on('drain', this.onDrain);
+    this.stdin.resume();
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed) throw new LocalError('closed', 'stdio transport is closed');
+    if (this.write(encodeLine(message))) return;
+    // stdout is full: stop taking new requests until it drains, and let awaiting senders wait.
+    if (!this.waitingForDrain) {
+      this.waitingForDrain = true;
+      this.stdin.pause();
+    }
+    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('error', this.onError);
+    this.stdout.off('drain', this.onDrain);
+    this.stdout.off('error', this.onError);
+    this.stdin.pause();
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+    this.onclose?.();
+  }
+}
