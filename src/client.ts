@@ -3,7 +3,11 @@
  */
 export { McpClient } from './client/mcpClient.js';
 export type { CallToolOptions, ClientOptions, ConnectClientOptions } from './client/mcpClient.js';
-export type { ClientHandlers, HandlerCapabilityOptions, ServerRequestContext } from './client/serverRequests.js';
+export type {
+  ClientHandlers,
+  HandlerCapabilityOptions,
+  ServerRequestContext,
+} from './client/serverRequests.js';
 export type {
   ApprovalDecision,
   ApprovalPolicy,

@@ -13,7 +13,12 @@ export type {
   ToolReturn,
   UnstructuredReturn,
 } from './server/toolDefinition.js';
-export type { ClientRequestOptions, SessionInfo, ToolContext, ToolLogger } from './server/toolContext.js';
+export type {
+  ClientRequestOptions,
+  SessionInfo,
+  ToolContext,
+  ToolLogger,
+} from './server/toolContext.js';
 export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
 export type { FromJsonSchema } from './server/inferJsonSchema.js';
 export type { RateLimitRule } from './server/rateLimiter.js';

@@ -37,12 +37,45 @@ export interface ApprovalPolicy {
 
 /** One entry of the audit trail. */
 export type AuditEvent =
-  | { type: 'tools-exposed'; server: Implementation; tools: Array<{ name: string; fingerprint: string }> }
-  | { type: 'tool-definition-changed'; server: Implementation; name: string; before: string; after: string }
-  | { type: 'call-requested'; server: Implementation; tool: string; arguments: Readonly<Record<string, unknown>> }
-  | { type: 'call-decided'; server: Implementation; tool: string; decision: ApprovalDecision | 'not-required'; reason?: ApprovalReason }
-  | { type: 'call-finished'; server: Implementation; tool: string; isError: boolean; durationMs: number }
-  | { type: 'call-failed'; server: Implementation; tool: string; error: string; durationMs: number };
+  | {
+      type: 'tools-exposed';
+      server: Implementation;
+      tools: Array<{ name: string; fingerprint: string }>;
+    }
+  | {
+      type: 'tool-definition-changed';
+      server: Implementation;
+      name: string;
+      before: string;
+      after: string;
+    }
+  | {
+      type: 'call-requested';
+      server: Implementation;
+      tool: string;
+      arguments: Readonly<Record<string, unknown>>;
+    }
+  | {
+      type: 'call-decided';
+      server: Implementation;
+      tool: string;
+      decision: ApprovalDecision | 'not-required';
+      reason?: ApprovalReason;
+    }
+  | {
+      type: 'call-finished';
+      server: Implementation;
+      tool: string;
+      isError: boolean;
+      durationMs: number;
+    }
+  | {
+      type: 'call-failed';
+      server: Implementation;
+      tool: string;
+      error: string;
+      durationMs: number;
+    };
 
 /** Receives audit events; must not throw (errors are swallowed). */
 export type AuditSink = (event: AuditEvent & { at: string }) => void;
@@ -68,7 +101,13 @@ export class ApprovalGate {
       const fingerprint = await fingerprintTool(tool);
       const before = this.lastSeen.get(tool.name);
       if (before !== undefined && before !== fingerprint) {
-        this.emit({ type: 'tool-definition-changed', server: this.server(), name: tool.name, before, after: fingerprint });
+        this.emit({
+          type: 'tool-definition-changed',
+          server: this.server(),
+          name: tool.name,
+          before,
+          after: fingerprint,
+        });
       }
       this.lastSeen.set(tool.name, fingerprint);
       exposed.push({ name: tool.name, fingerprint });
@@ -95,12 +134,17 @@ export class ApprovalGate {
     if (allowed !== undefined) this.alwaysAllowed.delete(tool.name);
     const decision = await policy.confirm({ server, tool, arguments: args, reason });
     this.emit({ type: 'call-decided', server, tool: tool.name, decision, reason });
-    if (decision === 'deny') throw new LocalError('denied', `The user denied the call to tool "${tool.name}"`);
+    if (decision === 'deny')
+      throw new LocalError('denied', `The user denied the call to tool "${tool.name}"`);
     if (decision === 'allow-always') this.alwaysAllowed.set(tool.name, fingerprint);
   }
 
   /** Records the end of a call. */
-  finished(tool: string, outcome: { isError: boolean } | { error: unknown }, startedAt: number): void {
+  finished(
+    tool: string,
+    outcome: { isError: boolean } | { error: unknown },
+    startedAt: number,
+  ): void {
     const durationMs = Date.now() - startedAt;
     const server = this.server();
     if ('error' in outcome) {

@@ -20,10 +20,20 @@ import {
   type LoggingMessageParams,
   type Tool,
 } from '../protocol/types.js';
-import { featuresOf, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
+import {
+  featuresOf,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+} from '../protocol/versions.js';
 import { ApprovalGate, type ApprovalPolicy, type AuditSink } from './approval.js';
 import { OutputValidator } from './outputValidator.js';
-import { answerServerRequest, capabilitiesFor, type ClientHandlers, type HandlerCapabilityOptions } from './serverRequests.js';
+import {
+  answerServerRequest,
+  capabilitiesFor,
+  type ClientHandlers,
+  type HandlerCapabilityOptions,
+} from './serverRequests.js';
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
 
 /** Client options; every limit has a default (README: Limits). */
@@ -91,25 +101,37 @@ export class McpClient {
     readonly clientInfo: Implementation,
     private readonly options: ClientOptions = {},
   ) {
-    this.gate = new ApprovalGate(options.approval, options.audit, () => this.serverInfo ?? { name: 'unknown', version: '' });
+    this.gate = new ApprovalGate(
+      options.approval,
+      options.audit,
+      () => this.serverInfo ?? { name: 'unknown', version: '' },
+    );
   }
 
   /** Connects and performs the initialize handshake. */
-  async connect(transport: Transport, options: ConnectClientOptions = {}): Promise<InitializeResult> {
+  async connect(
+    transport: Transport,
+    options: ConnectClientOptions = {},
+  ): Promise<InitializeResult> {
     if (this.connection) throw new LocalError('transport', 'This client is already connected');
     const accepted = this.options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
-    const offered = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ?? LATEST_PROTOCOL_VERSION;
+    const offered =
+      SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ??
+      LATEST_PROTOCOL_VERSION;
     const connection = new Connection(
       transport,
       {
-        request: (request, context) => answerServerRequest(this.options.handlers ?? {}, request, context),
+        request: (request, context) =>
+          answerServerRequest(this.options.handlers ?? {}, request, context),
         notification: (notification) => this.onNotification(notification),
       },
       {
         requestTimeoutMs: this.options.requestTimeoutMs ?? 60_000,
         maxTotalTimeoutMs: this.options.maxTotalTimeoutMs ?? 600_000,
-        batchesAllowed: () => this.init !== undefined && featuresOf(this.init.protocolVersion).batches,
-        omitUnreadableErrorId: () => this.init !== undefined && featuresOf(this.init.protocolVersion).omitUnreadableErrorId,
+        batchesAllowed: () =>
+          this.init !== undefined && featuresOf(this.init.protocolVersion).batches,
+        omitUnreadableErrorId: () =>
+          this.init !== undefined && featuresOf(this.init.protocolVersion).omitUnreadableErrorId,
         onerror: (error) => this.report(error),
       },
     );
@@ -119,15 +141,29 @@ export class McpClient {
     });
     try {
       await connection.start();
-      const capabilities = { ...this.options.capabilities, ...capabilitiesFor(this.options.handlers ?? {}, this.options) };
+      const capabilities = {
+        ...this.options.capabilities,
+        ...capabilitiesFor(this.options.handlers ?? {}, this.options),
+      };
       const raw = await connection.request(
         'initialize',
-        { protocolVersion: offered, capabilities, clientInfo: this.clientInfo } as unknown as JsonObject,
-        { cancellable: false, ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
+        {
+          protocolVersion: offered,
+          capabilities,
+          clientInfo: this.clientInfo,
+        },
+        {
+          cancellable: false,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        },
       );
       const init = parseInitializeResult(raw);
       if (!accepted.includes(init.protocolVersion)) {
-        throw new LocalError('unsupported-version', `The server chose protocol version ${init.protocolVersion}, which this client does not accept`);
+        throw new LocalError(
+          'unsupported-version',
+          `The server chose protocol version ${init.protocolVersion}, which this client does not accept`,
+        );
       }
       this.init = init;
       await connection.notify('notifications/initialized');
@@ -168,7 +204,12 @@ export class McpClient {
   async listTools(options: WalkOptions = {}): Promise<Tool[]> {
     const connection = this.ready('tools');
     const tools = await listAllTools(
-      (cursor, signal) => connection.request('tools/list', cursor === undefined ? {} : { cursor }, signal ? { signal } : {}),
+      (cursor, signal) =>
+        connection.request(
+          'tools/list',
+          cursor === undefined ? {} : { cursor },
+          signal ? { signal } : {},
+        ),
       (problem) => this.report(new LocalError('invalid-response', problem)),
       { maxPages: this.options.maxListPages ?? 1000, ...options },
     );
@@ -181,19 +222,34 @@ export class McpClient {
   pages(options: WalkOptions = {}): AsyncGenerator<ListToolsResult> {
     const connection = this.ready('tools');
     return walkPages(
-      (cursor, signal) => connection.request('tools/list', cursor === undefined ? {} : { cursor }, signal ? { signal } : {}),
+      (cursor, signal) =>
+        connection.request(
+          'tools/list',
+          cursor === undefined ? {} : { cursor },
+          signal ? { signal } : {},
+        ),
       (problem) => this.report(new LocalError('invalid-response', problem)),
       { maxPages: this.options.maxListPages ?? 1000, ...options },
     );
   }
 
   /** Calls a tool. Rejects with RpcError (protocol errors) or LocalError (timeout, denied, invalid output...). */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
     const connection = this.ready('tools');
     const validate = options.validateOutput ?? this.options.validateStructuredContent ?? true;
-    const tool = validate || this.options.approval || this.options.audit ? await this.definitionOf(name) : undefined;
+    const tool =
+      validate || this.options.approval || this.options.audit
+        ? await this.definitionOf(name)
+        : undefined;
     if (this.options.approval && !tool) {
-      throw new LocalError('invalid-tool', `Tool "${name}" is not offered by the server, so it cannot be approved`);
+      throw new LocalError(
+        'invalid-tool',
+        `Tool "${name}" is not offered by the server, so it cannot be approved`,
+      );
     }
     if (tool) await this.gate.authorize(tool, args);
     const startedAt = Date.now();
@@ -203,8 +259,12 @@ export class McpClient {
       const raw = await connection.request('tools/call', params, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
-        ...(options.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress } : {}),
+        ...(options.maxTotalTimeoutMs !== undefined
+          ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs }
+          : {}),
+        ...(options.resetTimeoutOnProgress !== undefined
+          ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress }
+          : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
       });
       const result = parseCallToolResult(raw);
@@ -241,10 +301,14 @@ export class McpClient {
   }
 
   private ready(capability?: 'tools' | 'logging'): Connection {
-    if (!this.connection || !this.init) throw new LocalError('not-connected', 'The client is not connected');
+    if (!this.connection || !this.init)
+      throw new LocalError('not-connected', 'The client is not connected');
     if (this.connection.closed) throw new LocalError('closed', 'The connection is closed');
     if (capability && !this.init.capabilities[capability]) {
-      throw new LocalError('capability-missing', `The server does not declare the "${capability}" capability`);
+      throw new LocalError(
+        'capability-missing',
+        `The server does not declare the "${capability}" capability`,
+      );
     }
     return this.connection;
   }
@@ -261,7 +325,8 @@ export class McpClient {
         return;
       case 'notifications/message': {
         const p = notification.params;
-        if (p && LOGGING_LEVELS.includes(p['level'] as LoggingLevel)) this.options.onLog?.(p as unknown as LoggingMessageParams);
+        if (p && LOGGING_LEVELS.includes(p['level'] as LoggingLevel))
+          this.options.onLog?.(p as unknown as LoggingMessageParams);
         return;
       }
       default:
@@ -276,7 +341,9 @@ export class McpClient {
     }
     this.refreshing = this.listTools()
       .then((tools) => this.options.onToolsChanged?.(tools))
-      .catch((error: unknown) => this.report(error instanceof Error ? error : new Error(String(error))))
+      .catch((error: unknown) =>
+        this.report(error instanceof Error ? error : new Error(String(error))),
+      )
       .finally(() => {
         this.refreshing = undefined;
         if (this.refreshAgain) {

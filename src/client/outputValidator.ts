@@ -4,7 +4,11 @@
  * tool definition.
  */
 import { LocalError } from '../jsonrpc/errors.js';
-import { compileJsonSchema, describeIssues, type CompiledJsonSchema } from '../protocol/jsonSchema.js';
+import {
+  compileJsonSchema,
+  describeIssues,
+  type CompiledJsonSchema,
+} from '../protocol/jsonSchema.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
 
 /** Compiles and caches output-schema validators keyed by tool definition object. */
@@ -16,7 +20,10 @@ export class OutputValidator {
     const schema = tool.outputSchema;
     if (!schema || result.isError === true) return;
     if (result.structuredContent === undefined) {
-      throw new LocalError('invalid-output', `Tool "${tool.name}" has an output schema but returned no structured content`);
+      throw new LocalError(
+        'invalid-output',
+        `Tool "${tool.name}" has an output schema but returned no structured content`,
+      );
     }
     let validator = this.compiled.get(tool);
     if (!validator) {
@@ -28,7 +35,10 @@ export class OutputValidator {
       this.compiled.set(tool, validator);
     }
     if (validator instanceof Error) {
-      throw new LocalError('invalid-tool', `Cannot validate the output of tool "${tool.name}": ${validator.message}`);
+      throw new LocalError(
+        'invalid-tool',
+        `Cannot validate the output of tool "${tool.name}": ${validator.message}`,
+      );
     }
     const check = validator.validate(result.structuredContent);
     if (!check.ok) {

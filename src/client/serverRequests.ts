@@ -28,9 +28,15 @@ export interface ServerRequestContext {
 /** The application's answers to server requests. */
 export interface ClientHandlers {
   /** Runs a completion for the server (declares the `sampling` capability). */
-  sampling?: (params: CreateMessageParams, context: ServerRequestContext) => CreateMessageResult | Promise<CreateMessageResult>;
+  sampling?: (
+    params: CreateMessageParams,
+    context: ServerRequestContext,
+  ) => CreateMessageResult | Promise<CreateMessageResult>;
   /** Asks the user (declares the `elicitation` capability). */
-  elicitation?: (params: ElicitParams, context: ServerRequestContext) => ElicitResult | Promise<ElicitResult>;
+  elicitation?: (
+    params: ElicitParams,
+    context: ServerRequestContext,
+  ) => ElicitResult | Promise<ElicitResult>;
   /** Lists the client's roots (declares the `roots` capability). */
   roots?: (context: ServerRequestContext) => Root[] | Promise<Root[]>;
 }
@@ -44,7 +50,10 @@ export interface HandlerCapabilityOptions {
 }
 
 /** The capabilities the given handlers imply. */
-export function capabilitiesFor(handlers: ClientHandlers, options: HandlerCapabilityOptions): ClientCapabilities {
+export function capabilitiesFor(
+  handlers: ClientHandlers,
+  options: HandlerCapabilityOptions,
+): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (handlers.sampling) caps.sampling = options.samplingTools ? { tools: {} } : {};
   if (handlers.elicitation) {
@@ -92,9 +101,15 @@ export async function answerServerRequest(
     case 'sampling/createMessage': {
       if (!handlers.sampling) throw missing(request.method);
       if (!Array.isArray(params['messages']) || typeof params['maxTokens'] !== 'number') {
-        throw new RpcError(ErrorCode.InvalidParams, 'sampling/createMessage needs "messages" and a numeric "maxTokens"');
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          'sampling/createMessage needs "messages" and a numeric "maxTokens"',
+        );
       }
-      return (await handlers.sampling(params as unknown as CreateMessageParams, context)) as unknown as JsonObject;
+      return (await handlers.sampling(
+        params as unknown as CreateMessageParams,
+        context,
+      )) as unknown as JsonObject;
     }
     case 'elicitation/create': {
       if (!handlers.elicitation) throw missing(request.method);
@@ -103,7 +118,10 @@ export async function answerServerRequest(
       }
       const elicit = params as unknown as ElicitParams;
       const result = await handlers.elicitation(elicit, context);
-      const answered = elicit.mode === 'url' || !isPlainObject(params['requestedSchema']) ? result : withSchemaDefaults(elicit, result);
+      const answered =
+        elicit.mode === 'url' || !isPlainObject(params['requestedSchema'])
+          ? result
+          : withSchemaDefaults(elicit, result);
       return answered as unknown as JsonObject;
     }
     case 'roots/list': {
@@ -111,6 +129,9 @@ export async function answerServerRequest(
       return { roots: await handlers.roots(context) };
     }
     default:
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method.slice(0, 200)}`);
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${request.method.slice(0, 200)}`,
+      );
   }
 }

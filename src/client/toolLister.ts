@@ -8,7 +8,10 @@ import { parseListToolsResult } from '../protocol/params.js';
 import type { ListToolsResult, Tool } from '../protocol/types.js';
 
 /** Fetches one page given a cursor. */
-export type PageFetcher = (cursor: string | undefined, signal: AbortSignal | undefined) => Promise<JsonObject>;
+export type PageFetcher = (
+  cursor: string | undefined,
+  signal: AbortSignal | undefined,
+) => Promise<JsonObject>;
 
 /** Options of a walk over the pages. */
 export interface WalkOptions {
@@ -36,7 +39,10 @@ export async function* walkPages(
     yield page;
     if (page.nextCursor === undefined) return;
     if (seen.has(page.nextCursor) || page.nextCursor === cursor) {
-      throw new LocalError('pagination-loop', 'tools/list returned a cursor it had already returned');
+      throw new LocalError(
+        'pagination-loop',
+        'tools/list returned a cursor it had already returned',
+      );
     }
     seen.add(page.nextCursor);
     cursor = page.nextCursor;
@@ -52,7 +58,8 @@ export async function listAllTools(
   const byName = new Map<string, Tool>();
   for await (const page of walkPages(fetch, onSkip, options)) {
     for (const tool of page.tools) {
-      if (byName.has(tool.name)) onSkip(`tool "${tool.name}" was listed twice; the first definition is kept`);
+      if (byName.has(tool.name))
+        onSkip(`tool "${tool.name}" was listed twice; the first definition is kept`);
       else byName.set(tool.name, tool);
     }
   }

@@ -28,14 +28,39 @@ describe('Connection: malformed input is answered and the connection keeps servi
     ['malformed JSON', '{"jsonrpc":"2.0",', ErrorCode.ParseError, null],
     ['a non-object message', '42', ErrorCode.InvalidRequest, null],
     ['a string message', '"hello"', ErrorCode.InvalidRequest, null],
-    ['a wrong jsonrpc value', '{"jsonrpc":"1.0","id":1,"method":"echo"}', ErrorCode.InvalidRequest, 1],
+    [
+      'a wrong jsonrpc value',
+      '{"jsonrpc":"1.0","id":1,"method":"echo"}',
+      ErrorCode.InvalidRequest,
+      1,
+    ],
     ['a missing jsonrpc', '{"id":2,"method":"echo"}', ErrorCode.InvalidRequest, 2],
     ['a null id', '{"jsonrpc":"2.0","id":null,"method":"echo"}', ErrorCode.InvalidRequest, null],
-    ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":"echo"}', ErrorCode.InvalidRequest, null],
-    ['a fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"echo"}', ErrorCode.InvalidRequest, null],
+    [
+      'an object id',
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"echo"}',
+      ErrorCode.InvalidRequest,
+      null,
+    ],
+    [
+      'a fractional id',
+      '{"jsonrpc":"2.0","id":1.5,"method":"echo"}',
+      ErrorCode.InvalidRequest,
+      null,
+    ],
     ['a non-string method', '{"jsonrpc":"2.0","id":3,"method":7}', ErrorCode.InvalidRequest, 3],
-    ['array params', '{"jsonrpc":"2.0","id":4,"method":"echo","params":[1]}', ErrorCode.InvalidRequest, 4],
-    ['string params', '{"jsonrpc":"2.0","id":5,"method":"echo","params":"x"}', ErrorCode.InvalidRequest, 5],
+    [
+      'array params',
+      '{"jsonrpc":"2.0","id":4,"method":"echo","params":[1]}',
+      ErrorCode.InvalidRequest,
+      4,
+    ],
+    [
+      'string params',
+      '{"jsonrpc":"2.0","id":5,"method":"echo","params":"x"}',
+      ErrorCode.InvalidRequest,
+      5,
+    ],
   ];
   for (const [label, text, code, id] of cases) {
     it(`answers ${label} with ${code}`, async () => {
@@ -46,7 +71,11 @@ describe('Connection: malformed input is answered and the connection keeps servi
       expect(reply).toEqual({ jsonrpc: '2.0', id, error: { code, message: expect.any(String) } });
       expect(handler).not.toHaveBeenCalled();
       transport.inject({ jsonrpc: '2.0', id: 99, method: 'echo', params: { ok: true } });
-      expect(await transport.next()).toEqual({ jsonrpc: '2.0', id: 99, result: { echoed: { ok: true } } });
+      expect(await transport.next()).toEqual({
+        jsonrpc: '2.0',
+        id: 99,
+        result: { echoed: { ok: true } },
+      });
     });
   }
 
@@ -67,15 +96,25 @@ describe('Connection: malformed input is answered and the connection keeps servi
 
   it('refuses a message nested deeper than the limit, addressing the error to its id', async () => {
     const { transport } = await scripted();
-    const deep = '{"jsonrpc":"2.0","id":7,"method":"echo","params":{"a":' + '['.repeat(80) + ']'.repeat(80) + '}}';
+    const deep =
+      '{"jsonrpc":"2.0","id":7,"method":"echo","params":{"a":' +
+      '['.repeat(80) +
+      ']'.repeat(80) +
+      '}}';
     transport.injectText(deep);
-    expect(await transport.next()).toMatchObject({ id: 7, error: { code: ErrorCode.InvalidRequest } });
+    expect(await transport.next()).toMatchObject({
+      id: 7,
+      error: { code: ErrorCode.InvalidRequest },
+    });
   });
 
   it('answers an unknown method with -32601 and ignores an unknown notification', async () => {
     const { transport, notifications } = await scripted();
     transport.inject({ jsonrpc: '2.0', id: 1, method: 'nope' });
-    expect(await transport.next()).toMatchObject({ id: 1, error: { code: ErrorCode.MethodNotFound } });
+    expect(await transport.next()).toMatchObject({
+      id: 1,
+      error: { code: ErrorCode.MethodNotFound },
+    });
     transport.inject({ jsonrpc: '2.0', method: 'notifications/unknown' });
     expect(await transport.quiet()).toEqual([]);
     expect(notifications).toEqual(['notifications/unknown']);
@@ -94,7 +133,11 @@ describe('Connection: malformed input is answered and the connection keeps servi
     });
     transport.inject({ jsonrpc: '2.0', id: 1, method: 'x' });
     const reply = await transport.next();
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32603, message: 'Internal error' },
+    });
     expect(JSON.stringify(reply)).not.toContain('hunter2');
   });
 
@@ -104,7 +147,9 @@ describe('Connection: malformed input is answered and the connection keeps servi
       seen = request.params;
       return {};
     });
-    transport.injectText('{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":true},"A":1,"a":2}}');
+    transport.injectText(
+      '{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":true},"A":1,"a":2}}',
+    );
     await transport.next();
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.getPrototypeOf(seen)).toBe(Object.prototype);
@@ -115,7 +160,10 @@ describe('Connection: malformed input is answered and the connection keeps servi
     const { transport } = await scripted(() => new Promise(() => {}));
     transport.inject({ jsonrpc: '2.0', id: 'same', method: 'slow' });
     transport.inject({ jsonrpc: '2.0', id: 'same', method: 'slow' });
-    expect(await transport.next()).toMatchObject({ id: 'same', error: { code: ErrorCode.InvalidRequest } });
+    expect(await transport.next()).toMatchObject({
+      id: 'same',
+      error: { code: ErrorCode.InvalidRequest },
+    });
   });
 
   it('caps concurrent incoming requests and serves again once they finish', async () => {
@@ -126,8 +174,8 @@ describe('Connection: malformed input is answered and the connection keeps servi
     for (let i = 1; i <= 5; i++) transport.inject({ jsonrpc: '2.0', id: i, method: 'slow' });
     expect(await transport.next()).toMatchObject({ id: 5, error: { code: ErrorCode.ServerBusy } });
     releases.forEach((r) => r());
-    const ids = [];
-    for (let i = 0; i < 4; i++) ids.push((await transport.next()) as { id: number });
+    const ids: Array<{ id: number }> = [];
+    for (let i = 0; i < 4; i++) ids.push((await transport.next()) as unknown as { id: number });
     expect(ids.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
     transport.inject({ jsonrpc: '2.0', id: 6, method: 'slow' });
     await sleep(5);
@@ -144,7 +192,11 @@ describe('Connection: cancellation of incoming requests', () => {
       return new Promise((resolve) => setTimeout(() => resolve({ late: true }), 30));
     });
     transport.inject({ jsonrpc: '2.0', id: 1, method: 'slow' });
-    transport.inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    transport.inject({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, reason: 'user' },
+    });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).message).toBe('user');
     expect(await transport.quiet(60)).toEqual([]);
@@ -159,9 +211,17 @@ describe('Connection: cancellation of incoming requests', () => {
       }
       return { ok: true };
     });
-    transport.inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 404 } });
+    transport.inject({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 404 },
+    });
     transport.inject({ jsonrpc: '2.0', id: 1, method: 'initialize' });
-    transport.inject({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    transport.inject({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
     expect(initSignal?.aborted).toBe(false);
     expect(await transport.next()).toEqual({ jsonrpc: '2.0', id: 1, result: { init: true } });
   });
@@ -204,18 +264,32 @@ describe('Connection: outgoing requests', () => {
     const { transport, connection } = await scripted();
     const updates: number[] = [];
     const started = Date.now();
-    const pending = connection.request('long', {}, {
-      timeoutMs: 40,
-      maxTotalTimeoutMs: 150,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => updates.push(p.progress),
-    });
-    const req = (await transport.next()) as unknown as { id: number; params: { _meta: { progressToken: number } } };
+    const pending = connection.request(
+      'long',
+      {},
+      {
+        timeoutMs: 40,
+        maxTotalTimeoutMs: 150,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => updates.push(p.progress),
+      },
+    );
+    const req = (await transport.next()) as unknown as {
+      id: number;
+      params: { _meta: { progressToken: number } };
+    };
     const token = req.params._meta.progressToken;
     const ticker = setInterval(() => {
-      transport.inject({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: updates.length + 1 } });
+      transport.inject({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: updates.length + 1 },
+      });
     }, 15);
-    await expect(pending).rejects.toMatchObject({ code: 'timeout', message: expect.stringContaining('maximum total') });
+    await expect(pending).rejects.toMatchObject({
+      code: 'timeout',
+      message: expect.stringContaining('maximum total'),
+    });
     clearInterval(ticker);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(updates.length).toBeGreaterThan(3);
@@ -227,7 +301,11 @@ describe('Connection: outgoing requests', () => {
     const pending = connection.request('long', {}, { onprogress: (p) => updates.push(p.progress) });
     const req = (await transport.next()) as { id: number };
     for (const progress of [1, 3, 2, 3, 4]) {
-      transport.inject({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: req.id, progress } });
+      transport.inject({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: req.id, progress },
+      });
     }
     transport.inject({ jsonrpc: '2.0', id: req.id, result: {} });
     await pending;
@@ -241,7 +319,10 @@ describe('Connection: outgoing requests', () => {
     const req = (await transport.next()) as { id: number };
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
-    expect(await transport.next()).toMatchObject({ method: 'notifications/cancelled', params: { requestId: req.id } });
+    expect(await transport.next()).toMatchObject({
+      method: 'notifications/cancelled',
+      params: { requestId: req.id },
+    });
   });
 
   it('fails pending requests and aborts in-flight handlers when the transport closes', async () => {
@@ -273,7 +354,10 @@ describe('Connection: batches', () => {
     const handler = vi.fn(echoHandler());
     const { transport } = await scripted(handler, false);
     transport.inject([{ jsonrpc: '2.0', id: 1, method: 'echo' }]);
-    expect(await transport.next()).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+    expect(await transport.next()).toMatchObject({
+      id: null,
+      error: { code: ErrorCode.InvalidRequest },
+    });
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -300,7 +384,10 @@ describe('Connection: batches', () => {
 
   it('sends nothing for a batch of notifications and refuses an empty batch', async () => {
     const { transport } = await scripted(echoHandler(), true);
-    transport.inject([{ jsonrpc: '2.0', method: 'a' }, { jsonrpc: '2.0', method: 'b' }]);
+    transport.inject([
+      { jsonrpc: '2.0', method: 'a' },
+      { jsonrpc: '2.0', method: 'b' },
+    ]);
     expect(await transport.quiet()).toEqual([]);
     transport.inject([]);
     expect(await transport.next()).toMatchObject({ error: { code: ErrorCode.InvalidRequest } });

@@ -79,8 +79,11 @@ export interface ConnectionOptions {
 }
 
 interface InFlight {
+  readonly id: RequestId;
   readonly controller: AbortController;
   readonly method: string;
+  /** The batch the request arrived in, whose response it joins. */
+  readonly batch: BatchCollector | undefined;
   cancelled: boolean;
 }
 
@@ -151,7 +154,9 @@ export class Connection {
     if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
     if (options.signal?.aborted) {
       return Promise.reject(
-        new LocalError('aborted', `Request ${method} was aborted`, { cause: options.signal.reason }),
+        new LocalError('aborted', `Request ${method} was aborted`, {
+          cause: options.signal.reason,
+        }),
       );
     }
     const id = this.nextId++;
@@ -167,7 +172,7 @@ export class Connection {
       onprogress: options.onprogress,
       cancellable: options.cancellable !== false,
     };
-    const result = this.pending.add(id, method, timing, options.signal);
+    const result = this.pending.add({ id, method, timing, signal: options.signal });
     const message: JsonRpcRequest =
       sentParams === undefined
         ? { jsonrpc: '2.0', id, method }
@@ -201,7 +206,11 @@ export class Connection {
 
   private receiveBatch(items: unknown[], info: MessageInfo | undefined): void {
     if (!(this.options.batchesAllowed?.() ?? false)) {
-      this.sendError(null, ErrorCode.InvalidRequest, 'Batches are not supported on this connection');
+      this.sendError(
+        null,
+        ErrorCode.InvalidRequest,
+        'Batches are not supported on this connection',
+      );
       return;
     }
     if (items.length === 0) {
@@ -232,7 +241,9 @@ export class Connection {
         return;
       case 'invalid':
         if (c.isResponse) {
-          this.report(new LocalError('invalid-response', `Ignored an invalid response: ${c.reason}`));
+          this.report(
+            new LocalError('invalid-response', `Ignored an invalid response: ${c.reason}`),
+          );
           if (c.id !== null) {
             this.pending.fail(c.id, new LocalError('invalid-response', c.reason));
           }
@@ -296,7 +307,13 @@ export class Connection {
       this.respond(this.errorResponse(id, ErrorCode.ServerBusy, message), batch);
       return;
     }
-    const entry: InFlight = { controller: new AbortController(), method: request.method, cancelled: false };
+    const entry: InFlight = {
+      id,
+      controller: new AbortController(),
+      method: request.method,
+      cancelled: false,
+      batch,
+    };
     this.inFlight.set(id, entry);
     const context: IncomingRequestContext = {
       id,
@@ -309,35 +326,34 @@ export class Connection {
     try {
       outcome = this.handlers.request(request, context);
     } catch (error) {
-      this.finishRequest(id, entry, undefined, error, batch);
+      this.finishRequest(entry, { error });
       return;
     }
     if (outcome instanceof Promise) {
       outcome.then(
-        (result) => this.finishRequest(id, entry, result, undefined, batch),
-        (error: unknown) => this.finishRequest(id, entry, undefined, error, batch),
+        (result) => this.finishRequest(entry, { result }),
+        (error: unknown) => this.finishRequest(entry, { error }),
       );
     } else {
-      this.finishRequest(id, entry, outcome, undefined, batch);
+      this.finishRequest(entry, { result: outcome });
     }
   }
 
   private finishRequest(
-    id: RequestId,
     entry: InFlight,
-    result: JsonObject | undefined,
-    error: unknown,
-    batch: BatchCollector | undefined,
+    outcome: { result: JsonObject } | { error: unknown },
   ): void {
+    const { id, batch } = entry;
     if (this.inFlight.get(id) === entry) this.inFlight.delete(id);
     if (entry.cancelled || this.closedFlag) {
       batch?.skip();
       return;
     }
-    if (result !== undefined) {
-      this.respond({ jsonrpc: '2.0', id, result }, batch);
+    if ('result' in outcome) {
+      this.respond({ jsonrpc: '2.0', id, result: outcome.result }, batch);
       return;
     }
+    const { error } = outcome;
     const wire = toRpcError(error);
     if (wire.cause !== undefined && !(error instanceof RpcError)) {
       this.report(error instanceof Error ? error : new Error(String(error)));
@@ -352,9 +368,13 @@ export class Connection {
       if (hint.id !== undefined) {
         this.pending.fail(
           hint.id,
-          new LocalError('message-too-large', `The response could not be decoded: ${error.message}`, {
-            cause: error,
-          }),
+          new LocalError(
+            'message-too-large',
+            `The response could not be decoded: ${error.message}`,
+            {
+              cause: error,
+            },
+          ),
         );
         return;
       }
@@ -390,7 +410,10 @@ export class Connection {
     else this.transmit(response, response.id ?? undefined);
   }
 
-  private transmit(message: JsonRpcMessage | JsonRpcMessage[], relatedId: RequestId | undefined): void {
+  private transmit(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    relatedId: RequestId | undefined,
+  ): void {
     if (this.closedFlag) return;
     this.transport.send(message, sendOptions(relatedId)).catch((error: unknown) => {
       this.report(new LocalError('send-failed', 'Could not send a response', { cause: error }));

@@ -18,8 +18,7 @@ export interface EnvelopeHint {
 
 /** The outcome of {@link decodeMessage}. */
 export type Decoded =
-  | { ok: true; value: unknown }
-  | { ok: false; error: RpcError; hint: EnvelopeHint };
+  { ok: true; value: unknown } | { ok: false; error: RpcError; hint: EnvelopeHint };
 
 const QUOTE = 34;
 const BACKSLASH = 92;

@@ -31,8 +31,8 @@ export class RpcError extends Error {
   readonly code: number;
   readonly data: unknown;
 
-  constructor(code: ErrorCodeValue, message: string, data?: unknown, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCodeValue, message: string, data?: unknown) {
+    super(message);
     this.code = code;
     this.data = data;
   }
@@ -85,5 +85,7 @@ export class LocalError extends Error {
  */
 export function toRpcError(thrown: unknown): RpcError {
   if (thrown instanceof RpcError) return thrown;
-  return new RpcError(ErrorCode.InternalError, 'Internal error', undefined, { cause: thrown });
+  const error = new RpcError(ErrorCode.InternalError, 'Internal error');
+  error.cause = thrown;
+  return error;
 }

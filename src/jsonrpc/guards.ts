@@ -46,7 +46,8 @@ export function classifyMessage(value: unknown): Classified {
 
   const method = value['method'];
   if (method !== undefined) {
-    if (typeof method !== 'string') return invalid(readableId, 'The "method" member must be a string');
+    if (typeof method !== 'string')
+      return invalid(readableId, 'The "method" member must be a string');
     const params = value['params'];
     if (params !== undefined && !isPlainObject(params)) {
       return invalid(readableId, 'The "params" member must be an object');
@@ -63,7 +64,8 @@ export function classifyMessage(value: unknown): Classified {
   }
   if (hasResult) {
     if (!idOk) return invalid(null, 'A result response needs a string or integer "id"', true);
-    if (!isPlainObject(value['result'])) return invalid(readableId, '"result" must be an object', true);
+    if (!isPlainObject(value['result']))
+      return invalid(readableId, '"result" must be an object', true);
     return { kind: 'response', message: value as unknown as JsonRpcResponse };
   }
   const error = value['error'];

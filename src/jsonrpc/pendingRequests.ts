@@ -60,12 +60,13 @@ export class PendingRequests {
   }
 
   /** Registers a request; the returned promise settles with its response. */
-  add(
-    id: RequestId,
-    method: string,
-    timing: RequestTiming,
-    signal: AbortSignal | undefined,
-  ): Promise<JsonObject> {
+  add(request: {
+    id: RequestId;
+    method: string;
+    timing: RequestTiming;
+    signal: AbortSignal | undefined;
+  }): Promise<JsonObject> {
+    const { id, method, timing, signal } = request;
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: Pending = {
         ...timing,

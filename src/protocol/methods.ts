@@ -43,11 +43,19 @@ export interface NotificationMethod<P> {
   readonly types?: { params: P };
 }
 
-function request<P, R>(method: string, direction: Direction, since: ProtocolVersion): RequestMethod<P, R> {
+function request<P, R>(
+  method: string,
+  direction: Direction,
+  since: ProtocolVersion,
+): RequestMethod<P, R> {
   return { kind: 'request', method, direction, since };
 }
 
-function notification<P>(method: string, direction: Direction, since: ProtocolVersion): NotificationMethod<P> {
+function notification<P>(
+  method: string,
+  direction: Direction,
+  since: ProtocolVersion,
+): NotificationMethod<P> {
   return { kind: 'notification', method, direction, since };
 }
 
@@ -67,33 +75,89 @@ export interface PaginatedParams {
 }
 
 /** `initialize` */
-export const Initialize = request<InitializeParams, InitializeResult>('initialize', 'client-to-server', '2024-11-05');
+export const Initialize = request<InitializeParams, InitializeResult>(
+  'initialize',
+  'client-to-server',
+  '2024-11-05',
+);
 /** `ping` (either side) */
 export const Ping = request<JsonObject, JsonObject>('ping', 'both', '2024-11-05');
 /** `tools/list` */
-export const ListTools = request<PaginatedParams, ListToolsResult>('tools/list', 'client-to-server', '2024-11-05');
+export const ListTools = request<PaginatedParams, ListToolsResult>(
+  'tools/list',
+  'client-to-server',
+  '2024-11-05',
+);
 /** `tools/call` */
-export const CallTool = request<CallToolParams, CallToolResult>('tools/call', 'client-to-server', '2024-11-05');
+export const CallTool = request<CallToolParams, CallToolResult>(
+  'tools/call',
+  'client-to-server',
+  '2024-11-05',
+);
 /** `logging/setLevel` */
-export const SetLevel = request<{ level: LoggingLevel }, JsonObject>('logging/setLevel', 'client-to-server', '2024-11-05');
+export const SetLevel = request<{ level: LoggingLevel }, JsonObject>(
+  'logging/setLevel',
+  'client-to-server',
+  '2024-11-05',
+);
 /** `sampling/createMessage` */
-export const CreateMessage = request<CreateMessageParams, CreateMessageResult>('sampling/createMessage', 'server-to-client', '2024-11-05');
+export const CreateMessage = request<CreateMessageParams, CreateMessageResult>(
+  'sampling/createMessage',
+  'server-to-client',
+  '2024-11-05',
+);
 /** `elicitation/create` */
-export const Elicit = request<ElicitParams, ElicitResult>('elicitation/create', 'server-to-client', '2025-06-18');
+export const Elicit = request<ElicitParams, ElicitResult>(
+  'elicitation/create',
+  'server-to-client',
+  '2025-06-18',
+);
 /** `roots/list` */
-export const ListRoots = request<JsonObject, ListRootsResult>('roots/list', 'server-to-client', '2024-11-05');
+export const ListRoots = request<JsonObject, ListRootsResult>(
+  'roots/list',
+  'server-to-client',
+  '2024-11-05',
+);
 
 /** `notifications/initialized` */
-export const Initialized = notification<JsonObject>('notifications/initialized', 'client-to-server', '2024-11-05');
+export const Initialized = notification<JsonObject>(
+  'notifications/initialized',
+  'client-to-server',
+  '2024-11-05',
+);
 /** `notifications/tools/list_changed` */
-export const ToolListChanged = notification<JsonObject>('notifications/tools/list_changed', 'server-to-client', '2024-11-05');
+export const ToolListChanged = notification<JsonObject>(
+  'notifications/tools/list_changed',
+  'server-to-client',
+  '2024-11-05',
+);
 /** `notifications/message` */
-export const LoggingMessage = notification<LoggingMessageParams>('notifications/message', 'server-to-client', '2024-11-05');
+export const LoggingMessage = notification<LoggingMessageParams>(
+  'notifications/message',
+  'server-to-client',
+  '2024-11-05',
+);
 /** `notifications/progress` */
-export const ProgressNotification = notification<ProgressParams>('notifications/progress', 'both', '2024-11-05');
+export const ProgressNotification = notification<ProgressParams>(
+  'notifications/progress',
+  'both',
+  '2024-11-05',
+);
 /** `notifications/cancelled` */
-export const Cancelled = notification<{ requestId?: string | number; reason?: string }>('notifications/cancelled', 'both', '2024-11-05');
+export const Cancelled = notification<{ requestId?: string | number; reason?: string }>(
+  'notifications/cancelled',
+  'both',
+  '2024-11-05',
+);
 /** `notifications/roots/list_changed` */
-export const RootsListChanged = notification<JsonObject>('notifications/roots/list_changed', 'client-to-server', '2024-11-05');
+export const RootsListChanged = notification<JsonObject>(
+  'notifications/roots/list_changed',
+  'client-to-server',
+  '2024-11-05',
+);
 /** `notifications/elicitation/complete` (2025-11-25, URL mode) */
-export const ElicitationComplete = notification<{ elicitationId: string }>('notifications/elicitation/complete', 'server-to-client', '2025-11-25');
+export const ElicitationComplete = notification<{ elicitationId: string }>(
+  'notifications/elicitation/complete',
+  'server-to-client',
+  '2025-11-25',
+);

@@ -10,6 +10,7 @@ import type { CallToolParams } from './methods.js';
 import {
   LOGGING_LEVELS,
   type CallToolResult,
+  type ContentBlock,
   type InitializeParams,
   type InitializeResult,
   type ListToolsResult,
@@ -29,7 +30,8 @@ export function parseInitializeParams(params: JsonObject | undefined): Initializ
     throw invalidParams('initialize: "protocolVersion" must be a string');
   }
   const capabilities = p['capabilities'] ?? {};
-  if (!isPlainObject(capabilities)) throw invalidParams('initialize: "capabilities" must be an object');
+  if (!isPlainObject(capabilities))
+    throw invalidParams('initialize: "capabilities" must be an object');
   const info = p['clientInfo'] ?? { name: 'unknown', version: 'unknown' };
   if (!isPlainObject(info) || typeof info['name'] !== 'string') {
     throw invalidParams('initialize: "clientInfo" must be an object with a string "name"');
@@ -37,7 +39,11 @@ export function parseInitializeParams(params: JsonObject | undefined): Initializ
   return {
     protocolVersion: p['protocolVersion'],
     capabilities,
-    clientInfo: { ...info, name: info['name'], version: String(info['version'] ?? 'unknown') },
+    clientInfo: {
+      ...info,
+      name: info['name'],
+      version: typeof info['version'] === 'string' ? info['version'] : 'unknown',
+    },
   };
 }
 
@@ -76,7 +82,9 @@ export function parseCursor(params: JsonObject | undefined): string | undefined 
 export function parseLoggingLevel(params: JsonObject | undefined): LoggingLevel {
   const level = params?.['level'];
   if (!(LOGGING_LEVELS as readonly unknown[]).includes(level)) {
-    throw invalidParams(`Invalid log level ${JSON.stringify(level)}; expected one of ${LOGGING_LEVELS.join(', ')}`);
+    throw invalidParams(
+      `Invalid log level ${JSON.stringify(level)}; expected one of ${LOGGING_LEVELS.join(', ')}`,
+    );
   }
   return level as LoggingLevel;
 }
@@ -88,9 +96,13 @@ function invalidResponse(message: string): LocalError {
 /** Checks a server's `initialize` result. The version check is the caller's. */
 export function parseInitializeResult(result: JsonObject): InitializeResult {
   const version = result['protocolVersion'];
-  if (typeof version !== 'string') throw invalidResponse('initialize result has no protocolVersion');
+  if (typeof version !== 'string')
+    throw invalidResponse('initialize result has no protocolVersion');
   if (!isSupportedVersion(version)) {
-    throw new LocalError('unsupported-version', `The server chose protocol version ${version}, which this client does not support`);
+    throw new LocalError(
+      'unsupported-version',
+      `The server chose protocol version ${version}, which this client does not support`,
+    );
   }
   const caps = result['capabilities'];
   const info = result['serverInfo'];
@@ -101,7 +113,11 @@ export function parseInitializeResult(result: JsonObject): InitializeResult {
   const out: InitializeResult = {
     protocolVersion: version,
     capabilities: caps,
-    serverInfo: { ...info, name: info['name'], version: String(info['version'] ?? '') },
+    serverInfo: {
+      ...info,
+      name: info['name'],
+      version: typeof info['version'] === 'string' ? info['version'] : '',
+    },
   };
   if (typeof result['instructions'] === 'string') out.instructions = result['instructions'];
   return out;
@@ -114,7 +130,8 @@ export function toolProblem(tool: unknown): string | undefined {
   const schema = tool['inputSchema'];
   if (!isPlainObject(schema)) return `tool ${tool['name']}: inputSchema must be an object`;
   const out = tool['outputSchema'];
-  if (out !== undefined && !isPlainObject(out)) return `tool ${tool['name']}: outputSchema must be an object`;
+  if (out !== undefined && !isPlainObject(out))
+    return `tool ${tool['name']}: outputSchema must be an object`;
   return undefined;
 }
 
@@ -145,8 +162,11 @@ export function parseListToolsResult(
 
 /** Checks a `tools/call` result's shape (content is required; absent is read as empty). */
 export function parseCallToolResult(result: JsonObject): CallToolResult {
-  const content = result['content'] ?? [];
-  if (!Array.isArray(content) || !content.every((b) => isPlainObject(b) && typeof b['type'] === 'string')) {
+  const content: unknown = result['content'] ?? [];
+  if (
+    !Array.isArray(content) ||
+    !content.every((b) => isPlainObject(b) && typeof b['type'] === 'string')
+  ) {
     throw invalidResponse('tools/call result "content" must be an array of content blocks');
   }
   const structured = result['structuredContent'];
@@ -157,5 +177,6 @@ export function parseCallToolResult(result: JsonObject): CallToolResult {
   if (isError !== undefined && typeof isError !== 'boolean') {
     throw invalidResponse('tools/call result "isError" must be a boolean');
   }
-  return { ...result, content } as CallToolResult;
+  const blocks = content as unknown[] as ContentBlock[];
+  return { ...result, content: blocks };
 }

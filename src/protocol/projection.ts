@@ -47,11 +47,7 @@ function annotationsFor(a: Annotations, f: RevisionFeatures): Annotations | unde
 }
 
 /** Copies the fields every content block shares (annotations, _meta) as the revision allows. */
-function withCommon<T extends ContentBlock>(
-  out: T,
-  from: ContentBlock,
-  f: RevisionFeatures,
-): T {
+function withCommon<T extends ContentBlock>(out: T, from: ContentBlock, f: RevisionFeatures): T {
   if (from.annotations !== undefined) {
     const a = annotationsFor(from.annotations, f);
     if (a !== undefined) out.annotations = a;
@@ -100,7 +96,11 @@ export function contentForRevision(
       return withCommon(
         {
           type: 'resource',
-          resource: { uri: `urn:toolwire:content:${index}`, mimeType: block.mimeType, blob: block.data },
+          resource: {
+            uri: `urn:toolwire:content:${index}`,
+            mimeType: block.mimeType,
+            blob: block.data,
+          },
         },
         block,
         f,
@@ -144,7 +144,10 @@ export function callToolResultForRevision(
 }
 
 /** Implementation info (`serverInfo` / `clientInfo`) as the revision allows it. */
-export function implementationForRevision(info: Implementation, f: RevisionFeatures): Implementation {
+export function implementationForRevision(
+  info: Implementation,
+  f: RevisionFeatures,
+): Implementation {
   const out: Implementation = { name: info.name, version: info.version };
   if (f.titles && info.title !== undefined) out.title = info.title;
   if (f.implementationDetails) {

@@ -162,11 +162,7 @@ export interface EmbeddedResource {
 
 /** Any block of a tool result's `content`. */
 export type ContentBlock =
-  | TextContent
-  | ImageContent
-  | AudioContent
-  | ResourceLink
-  | EmbeddedResource;
+  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /** The result of `tools/call`. */
 export interface CallToolResult {

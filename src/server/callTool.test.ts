@@ -8,12 +8,24 @@ import { McpServer, ToolError, toolError } from '../server.js';
 
 function calculator(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const errors: string[] = [];
-  const server = new McpServer({ name: 'calc', version: '1' }, { onerror: (e, what) => errors.push(`${what}: ${String(e)}`), ...options });
+  const server = new McpServer(
+    { name: 'calc', version: '1' },
+    { onerror: (e, what) => errors.push(`${what}: ${String(e)}`), ...options },
+  );
   server.registerTool(
     'divide',
     {
-      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false } as const,
-      outputSchema: { type: 'object', properties: { quotient: { type: 'number' } }, required: ['quotient'] } as const,
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+        additionalProperties: false,
+      } as const,
+      outputSchema: {
+        type: 'object',
+        properties: { quotient: { type: 'number' } },
+        required: ['quotient'],
+      } as const,
     },
     ({ a, b }) => {
       if (b === 0) throw new ToolError('Cannot divide by zero');
@@ -34,7 +46,11 @@ describe('results', () => {
 
   it('can leave structured content out of the text when the tool says so', async () => {
     const server = new McpServer({ name: 's', version: '1' });
-    server.registerTool('raw', { structuredText: false, outputSchema: z.object({ n: z.number() }) }, () => ({ structuredContent: { n: 1 } }));
+    server.registerTool(
+      'raw',
+      { structuredText: false, outputSchema: z.object({ n: z.number() }) },
+      () => ({ structuredContent: { n: 1 } }),
+    );
     const c = await connect(server);
     expect(await c.client.callTool('raw')).toEqual({ content: [], structuredContent: { n: 1 } });
   });
@@ -62,11 +78,16 @@ describe('results', () => {
       expect(wire).toContain(`Tool \\"${name}\\" failed`);
     }
     expect(errors.join('\n')).toContain('s3cret'); // the operator still sees it, on stderr
-    expect(await c.client.callTool('divide', { a: 4, b: 2 })).toMatchObject({ structuredContent: { quotient: 2 } });
+    expect(await c.client.callTool('divide', { a: 4, b: 2 })).toMatchObject({
+      structuredContent: { quotient: 2 },
+    });
   });
 
   it('exposes handler error messages only when configured', async () => {
-    const server = new McpServer({ name: 's', version: '1' }, { exposeErrorMessages: true, onerror: () => {} });
+    const server = new McpServer(
+      { name: 's', version: '1' },
+      { exposeErrorMessages: true, onerror: () => {} },
+    );
     server.registerTool('boom', {}, () => {
       throw new Error('visible detail');
     });
@@ -77,23 +98,53 @@ describe('results', () => {
   it('lets a handler answer with a protocol error by throwing RpcError', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool('needs_auth', {}, () => {
-      throw new RpcError(ErrorCode.UrlElicitationRequired, 'Authorization required', { elicitations: [] });
+      throw new RpcError(ErrorCode.UrlElicitationRequired, 'Authorization required', {
+        elicitations: [],
+      });
     });
     const c = await connect(server);
-    await expect(c.client.callTool('needs_auth')).rejects.toMatchObject({ code: -32042, data: { elicitations: [] } });
+    await expect(c.client.callTool('needs_auth')).rejects.toMatchObject({
+      code: -32042,
+      data: { elicitations: [] },
+    });
   });
 
   it('never sends structured content that breaks the output schema', async () => {
     const { server, errors } = calculator();
-    server.registerTool('liar', { outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } as const }, () => ({
-      structuredContent: { n: 'not a number' as unknown as number },
-    }));
-    server.registerTool('forgetful', { outputSchema: z.object({ n: z.number() }) }, () => ({ content: [] }) as never);
+    server.registerTool(
+      'liar',
+      {
+        outputSchema: {
+          type: 'object',
+          properties: { n: { type: 'integer' } },
+          required: ['n'],
+        } as const,
+      },
+      () => ({
+        structuredContent: { n: 'not a number' as unknown as number },
+      }),
+    );
+    server.registerTool(
+      'forgetful',
+      { outputSchema: z.object({ n: z.number() }) },
+      () => ({ content: [] }) as never,
+    );
     const c = await connect(server);
     const liar = await c.client.callTool('liar');
-    expect(liar).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('does not match its output schema: /n: must be integer') }] });
+    expect(liar).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: expect.stringContaining('does not match its output schema: /n: must be integer'),
+        },
+      ],
+    });
     expect(liar.structuredContent).toBeUndefined();
-    expect(await c.client.callTool('forgetful')).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('no structured content') }] });
+    expect(await c.client.callTool('forgetful')).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('no structured content') }],
+    });
     expect(errors.some((e) => e.includes('broke its output schema'))).toBe(true);
   });
 
@@ -110,7 +161,10 @@ describe('results', () => {
     bad.forEach((value, i) => server.registerTool(`bad_${i}`, {}, () => value as never));
     const c = await connect(server);
     for (let i = 0; i < bad.length; i++) {
-      expect(await c.client.callTool(`bad_${i}`)).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('returned an invalid result') }] });
+      expect(await c.client.callTool(`bad_${i}`)).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining('returned an invalid result') }],
+      });
     }
   });
 });
@@ -120,39 +174,78 @@ describe('argument validation, per revision', () => {
     it(`${version}: invalid arguments never reach the handler`, async () => {
       let calls = 0;
       const server = new McpServer({ name: 's', version: '1' });
-      server.registerTool('greet', { inputSchema: z.object({ name: z.string().min(1) }) }, ({ name }) => {
-        calls++;
-        return `hello ${name}`;
-      });
+      server.registerTool(
+        'greet',
+        { inputSchema: z.object({ name: z.string().min(1) }) },
+        ({ name }) => {
+          calls++;
+          return `hello ${name}`;
+        },
+      );
       const c = await connect(server, { version });
       const call = c.client.callTool('greet', { name: 42 });
       if (version === '2025-11-25') {
         // SEP-1303: input validation errors are tool execution errors the model can correct.
-        expect(await call).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('Invalid arguments for tool "greet": /name:') }] });
+        expect(await call).toMatchObject({
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: expect.stringContaining('Invalid arguments for tool "greet": /name:'),
+            },
+          ],
+        });
       } else {
-        await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('/name'), data: { issues: [expect.objectContaining({ path: '/name' })] } });
+        await expect(call).rejects.toMatchObject({
+          code: ErrorCode.InvalidParams,
+          message: expect.stringContaining('/name'),
+          data: { issues: [expect.objectContaining({ path: '/name' })] },
+        });
       }
       expect(calls).toBe(0);
-      expect(await c.client.callTool('greet', { name: 'Ada' })).toMatchObject({ content: [{ text: 'hello Ada' }] });
+      expect(await c.client.callTool('greet', { name: 'Ada' })).toMatchObject({
+        content: [{ text: 'hello Ada' }],
+      });
       expect(c.problems()).toEqual([]);
     });
   }
 
   it('answers structural problems with -32602 in every revision', async () => {
     const c = await connect(calculator().server);
-    const conn = (c.client as unknown as { connection: { request: (m: string, p: unknown) => Promise<unknown> } }).connection;
-    await expect(conn.request('tools/call', { name: 5 })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(conn.request('tools/call', { name: 'divide', arguments: [1, 2] })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(conn.request('tools/call', { name: 'nope' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'Unknown tool: nope' });
+    const conn = (
+      c.client as unknown as {
+        connection: { request: (m: string, p: unknown) => Promise<unknown> };
+      }
+    ).connection;
+    await expect(conn.request('tools/call', { name: 5 })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    await expect(
+      conn.request('tools/call', { name: 'divide', arguments: [1, 2] }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(conn.request('tools/call', { name: 'nope' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Unknown tool: nope',
+    });
   });
 
   it('validates exactly the object it dispatches; __proto__ changes no prototype', async () => {
     let received: unknown;
     const server = new McpServer({ name: 's', version: '1' });
-    server.registerTool('echo', { inputSchema: { type: 'object', properties: { x: { type: 'number' } }, additionalProperties: false } as const }, (args) => {
-      received = args;
-      return 'ok';
-    });
+    server.registerTool(
+      'echo',
+      {
+        inputSchema: {
+          type: 'object',
+          properties: { x: { type: 'number' } },
+          additionalProperties: false,
+        } as const,
+      },
+      (args) => {
+        received = args;
+        return 'ok';
+      },
+    );
     const c = await connect(server);
     const args = JSON.parse('{"__proto__":{"x":"polluted"}}') as Record<string, unknown>;
     const result = await c.client.callTool('echo', args);
@@ -172,9 +265,15 @@ describe('deadlines and cancellation', () => {
     });
     server.registerTool('quick', {}, () => 'fast');
     const c = await connect(server);
-    const [hung, quick] = await Promise.all([c.client.callTool('hang'), c.client.callTool('quick')]);
+    const [hung, quick] = await Promise.all([
+      c.client.callTool('hang'),
+      c.client.callTool('quick'),
+    ]);
     expect(quick).toMatchObject({ content: [{ text: 'fast' }] });
-    expect(hung).toMatchObject({ isError: true, content: [{ text: 'Tool "hang" did not finish within 50 ms' }] });
+    expect(hung).toMatchObject({
+      isError: true,
+      content: [{ text: 'Tool "hang" did not finish within 50 ms' }],
+    });
     expect(aborted).toMatchObject({ code: 'timeout' });
   });
 
@@ -200,7 +299,9 @@ describe('deadlines and cancellation', () => {
     await expect(call).rejects.toMatchObject({ code: 'aborted' });
     await sleep(20);
     expect(reason).toMatchObject({ code: 'aborted' });
-    const callId = (c.clientSent.find((m) => (m as { method?: string }).method === 'tools/call') as { id: number }).id;
+    const callId = (
+      c.clientSent.find((m) => (m as { method?: string }).method === 'tools/call') as { id: number }
+    ).id;
     expect(c.serverSent.some((m) => (m as { id?: number }).id === callId)).toBe(false);
     expect(c.problems()).toEqual([]);
   });
@@ -208,12 +309,21 @@ describe('deadlines and cancellation', () => {
   it('a client timeout sends notifications/cancelled and the server stops the handler', async () => {
     let aborted = false;
     const server = new McpServer({ name: 's', version: '1' });
-    server.registerTool('slow', {}, (_a, ctx) => new Promise<never>(() => ctx.signal.addEventListener('abort', () => (aborted = true))));
+    server.registerTool(
+      'slow',
+      {},
+      (_a, ctx) =>
+        new Promise<never>(() => ctx.signal.addEventListener('abort', () => (aborted = true))),
+    );
     const c = await connect(server);
-    await expect(c.client.callTool('slow', {}, { timeoutMs: 30 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(c.client.callTool('slow', {}, { timeoutMs: 30 })).rejects.toMatchObject({
+      code: 'timeout',
+    });
     await sleep(20);
     expect(aborted).toBe(true);
-    expect(c.clientSent).toContainEqual(expect.objectContaining({ method: 'notifications/cancelled' }));
+    expect(c.clientSent).toContainEqual(
+      expect.objectContaining({ method: 'notifications/cancelled' }),
+    );
   });
 });
 
@@ -250,7 +360,9 @@ describe('progress and logging', () => {
     });
     const c = await connect(server);
     await c.client.callTool('work');
-    expect(c.serverSent.some((m) => (m as { method?: string }).method === 'notifications/progress')).toBe(false);
+    expect(
+      c.serverSent.some((m) => (m as { method?: string }).method === 'notifications/progress'),
+    ).toBe(false);
   });
 
   it('logs through notifications/message, filtered by the client level', async () => {
@@ -276,16 +388,25 @@ describe('progress and logging', () => {
 
 describe('rate limits', () => {
   it('limits calls per principal and tool, with a clear error, and refills', async () => {
-    const server = new McpServer({ name: 's', version: '1' }, { rateLimit: { limit: 2, windowMs: 200 } });
+    const server = new McpServer(
+      { name: 's', version: '1' },
+      { rateLimit: { limit: 2, windowMs: 200 } },
+    );
     server.registerTool('a', {}, () => 'a');
     server.registerTool('free', { rateLimit: false }, () => 'free');
     const alice = await connect(server, { identity: { id: 'alice' } });
     const bob = await connect(server, { identity: { id: 'bob' } });
     expect((await alice.client.callTool('a')).isError).toBeUndefined();
     expect((await alice.client.callTool('a')).isError).toBeUndefined();
-    expect(await alice.client.callTool('a')).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Rate limit exceeded for tool "a"; retry in \d+ s/) }] });
+    expect(await alice.client.callTool('a')).toMatchObject({
+      isError: true,
+      content: [
+        { text: expect.stringMatching(/Rate limit exceeded for tool "a"; retry in \d+ s/) },
+      ],
+    });
     expect((await bob.client.callTool('a')).isError).toBeUndefined(); // another principal
-    for (let i = 0; i < 5; i++) expect((await alice.client.callTool('free')).isError).toBeUndefined();
+    for (let i = 0; i < 5; i++)
+      expect((await alice.client.callTool('free')).isError).toBeUndefined();
     await sleep(120);
     expect((await alice.client.callTool('a')).isError).toBeUndefined();
   });
@@ -295,10 +416,16 @@ describe('requests to the client during a call', () => {
   it('samples, elicits (with schema defaults) and lists roots on behalf of the call', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool('assist', {}, async (_a, ctx) => {
-      const sample = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
+      const sample = await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+        maxTokens: 10,
+      });
       const answer = await ctx.elicit({
         message: 'Your name?',
-        requestedSchema: { type: 'object', properties: { name: { type: 'string' }, color: { type: 'string', default: 'blue' } } },
+        requestedSchema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, color: { type: 'string', default: 'blue' } },
+        },
       });
       const roots = await ctx.listRoots();
       return JSON.stringify({ model: sample.model, answer, roots: roots.roots.length });
@@ -306,7 +433,11 @@ describe('requests to the client during a call', () => {
     const c = await connect(server, {
       client: {
         handlers: {
-          sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'yo' }, model: 'm1' }),
+          sampling: () => ({
+            role: 'assistant',
+            content: { type: 'text', text: 'yo' },
+            model: 'm1',
+          }),
           elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
           roots: () => [{ uri: 'file:///work', name: 'work' }],
         },
@@ -328,6 +459,8 @@ describe('requests to the client during a call', () => {
       return 'unreachable';
     });
     const c = await connect(server, { version: '2025-03-26' });
-    expect(await c.client.callTool('assist')).toEqual(toolError('The client does not support elicitation'));
+    expect(await c.client.callTool('assist')).toEqual(
+      toolError('The client does not support elicitation'),
+    );
   });
 });

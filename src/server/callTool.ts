@@ -14,13 +14,17 @@ import { featuresOf } from '../protocol/versions.js';
 import type { RateLimiter, RateLimitRule } from './rateLimiter.js';
 import { checkToolResult } from './resultCheck.js';
 import { toolError, ToolError } from './results.js';
-import { createToolContext, type SessionPort } from './toolContext.js';
+import { createToolContext, type SessionPort, type ToolContext } from './toolContext.js';
 import type { ToolEntry } from './toolDefinition.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {
   /** The enabled, visible tool of that name for this caller, if any. */
-  findTool(name: string, session: SessionPort, identity: Identity | undefined): ToolEntry | undefined;
+  findTool(
+    name: string,
+    session: SessionPort,
+    identity: Identity | undefined,
+  ): ToolEntry | undefined;
   readonly rateLimiter: RateLimiter;
   readonly defaultRateLimit: RateLimitRule | undefined;
   readonly defaultTimeoutMs: number;
@@ -38,9 +42,11 @@ export interface CallRequest {
   readonly identity: Identity | undefined;
 }
 
-type Outcome = { kind: 'value'; value: unknown } | { kind: 'thrown'; error: unknown } | { kind: 'aborted' };
+type Outcome =
+  { kind: 'value'; value: unknown } | { kind: 'thrown'; error: unknown } | { kind: 'aborted' };
 
-function runHandler(entry: ToolEntry, args: unknown, context: Parameters<ToolEntry['handler']>[1], signal: AbortSignal): Promise<Outcome> {
+function runHandler(entry: ToolEntry, args: unknown, context: ToolContext): Promise<Outcome> {
+  const signal = context.signal;
   return new Promise<Outcome>((resolve) => {
     if (signal.aborted) {
       resolve({ kind: 'aborted' });
@@ -71,7 +77,11 @@ function thrownToResult(deps: CallDependencies, entry: ToolEntry, error: unknown
   return toolError(`Tool "${entry.name}" failed with an internal error`);
 }
 
-async function checkOutput(deps: CallDependencies, entry: ToolEntry, value: unknown): Promise<CallToolResult> {
+async function checkOutput(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  value: unknown,
+): Promise<CallToolResult> {
   const checked = checkToolResult(value);
   if (!checked.ok) {
     deps.report(new Error(checked.problem), `tool "${entry.name}" returned an invalid result`);
@@ -80,28 +90,44 @@ async function checkOutput(deps: CallDependencies, entry: ToolEntry, value: unkn
   const result = checked.result;
   if (entry.output && result.isError !== true) {
     if (result.structuredContent === undefined) {
-      deps.report(new Error('no structuredContent'), `tool "${entry.name}" broke its output schema`);
-      return toolError(`Tool "${entry.name}" declares an output schema but returned no structured content`);
+      deps.report(
+        new Error('no structuredContent'),
+        `tool "${entry.name}" broke its output schema`,
+      );
+      return toolError(
+        `Tool "${entry.name}" declares an output schema but returned no structured content`,
+      );
     }
     const check = await entry.output.validate(result.structuredContent);
     if (!check.ok) {
       const detail = describeIssues(check.issues);
       deps.report(new Error(detail), `tool "${entry.name}" broke its output schema`);
-      return toolError(`Tool "${entry.name}" returned structured content that does not match its output schema: ${detail}`);
+      return toolError(
+        `Tool "${entry.name}" returned structured content that does not match its output schema: ${detail}`,
+      );
     }
     result.structuredContent = check.value as Record<string, unknown>;
   }
-  if (result.structuredContent !== undefined && result.content.length === 0 && (entry.structuredText ?? deps.structuredText)) {
+  if (
+    result.structuredContent !== undefined &&
+    result.content.length === 0 &&
+    (entry.structuredText ?? deps.structuredText)
+  ) {
     result.content = [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
   }
   return result;
 }
 
 /** Runs one `tools/call` and returns the result as the session's revision allows it. */
-export async function callTool(deps: CallDependencies, session: SessionPort, request: CallRequest): Promise<CallToolResult> {
+export async function callTool(
+  deps: CallDependencies,
+  session: SessionPort,
+  request: CallRequest,
+): Promise<CallToolResult> {
   const params = parseCallToolParams(request.params);
   const entry = deps.findTool(params.name, session, request.identity);
-  if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 200)}`);
+  if (!entry)
+    throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 200)}`);
   const features = featuresOf(session.info.protocolVersion);
 
   const rule = entry.rateLimit === false ? undefined : (entry.rateLimit ?? deps.defaultRateLimit);
@@ -123,7 +149,13 @@ export async function callTool(deps: CallDependencies, session: SessionPort, req
 
   const timeoutMs = entry.timeoutMs ?? deps.defaultTimeoutMs;
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new LocalError('timeout', `Tool "${entry.name}" did not finish within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      deadline.abort(
+        new LocalError('timeout', `Tool "${entry.name}" did not finish within ${timeoutMs} ms`),
+      ),
+    timeoutMs,
+  );
   const signal = AbortSignal.any([request.signal, deadline.signal]);
   const { context, finish } = createToolContext({
     session,
@@ -135,7 +167,7 @@ export async function callTool(deps: CallDependencies, session: SessionPort, req
   });
   let result: CallToolResult;
   try {
-    const outcome = await runHandler(entry, validated.value, context, signal);
+    const outcome = await runHandler(entry, validated.value, context);
     if (outcome.kind === 'aborted') {
       // A cancelled call gets no response at all (the connection drops it); a deadline gets one.
       result = toolError(`Tool "${entry.name}" did not finish within ${timeoutMs} ms`);

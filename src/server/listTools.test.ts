@@ -4,10 +4,14 @@ import { ScriptedTransport, sleep } from '../../test/support/scriptedTransport.j
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { McpServer, type RegisteredTool } from '../server.js';
 
-function withTools(count: number, options: ConstructorParameters<typeof McpServer>[1] = {}): { server: McpServer; handles: RegisteredTool[] } {
+function withTools(
+  count: number,
+  options: ConstructorParameters<typeof McpServer>[1] = {},
+): { server: McpServer; handles: RegisteredTool[] } {
   const server = new McpServer({ name: 'list', version: '1' }, options);
   const handles: RegisteredTool[] = [];
-  for (let i = 0; i < count; i++) handles.push(server.registerTool(`tool_${i}`, { description: `Tool ${i}` }, () => `${i}`));
+  for (let i = 0; i < count; i++)
+    handles.push(server.registerTool(`tool_${i}`, { description: `Tool ${i}` }, () => `${i}`));
   return { server, handles };
 }
 
@@ -23,7 +27,9 @@ describe('tools/list pagination', () => {
     }
     expect(sizes).toEqual([3, 3, 3, 1]);
     expect(cursors.at(-1)).toBeUndefined();
-    expect((await c.client.listTools()).map((t) => t.name)).toEqual([...Array(10).keys()].map((i) => `tool_${i}`));
+    expect((await c.client.listTools()).map((t) => t.name)).toEqual(
+      [...Array(10).keys()].map((i) => `tool_${i}`),
+    );
     expect(c.problems()).toEqual([]);
   });
 
@@ -53,11 +59,23 @@ describe('tools/list pagination', () => {
     const { server } = withTools(3, { pageSize: 1 });
     const transport = new ScriptedTransport();
     await server.connect(transport);
-    transport.inject({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    transport.inject({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
     await transport.next();
     for (const cursor of ['garbage', 'tw1.zzzzzz', 'tw1.', 42]) {
       transport.inject({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor } });
-      expect(await transport.next()).toMatchObject({ id: 2, error: { code: ErrorCode.InvalidParams } });
+      expect(await transport.next()).toMatchObject({
+        id: 2,
+        error: { code: ErrorCode.InvalidParams },
+      });
     }
   });
 });
@@ -69,13 +87,28 @@ describe('a client walking a misbehaving server', () => {
     const client = new McpClient({ name: 'c', version: '1' });
     const connecting = client.connect(transport);
     const init = (await transport.next()) as { id: number };
-    transport.inject({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
+    transport.inject({
+      jsonrpc: '2.0',
+      id: init.id,
+      result: {
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 's', version: '1' },
+      },
+    });
     await connecting;
     await transport.next(); // initialized
     const listing = client.listTools();
     for (let i = 0; i < 3; i++) {
       const req = (await transport.next()) as { id: number };
-      transport.inject({ jsonrpc: '2.0', id: req.id, result: { tools: [{ name: `t${i}`, inputSchema: { type: 'object' } }], nextCursor: i === 0 ? 'a' : 'b' } });
+      transport.inject({
+        jsonrpc: '2.0',
+        id: req.id,
+        result: {
+          tools: [{ name: `t${i}`, inputSchema: { type: 'object' } }],
+          nextCursor: i === 0 ? 'a' : 'b',
+        },
+      });
     }
     await expect(listing).rejects.toMatchObject({ code: 'pagination-loop' });
   });
@@ -86,14 +119,26 @@ describe('a client walking a misbehaving server', () => {
     const client = new McpClient({ name: 'c', version: '1' }, { maxListPages: 5 });
     const connecting = client.connect(transport);
     const init = (await transport.next()) as { id: number };
-    transport.inject({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } });
+    transport.inject({
+      jsonrpc: '2.0',
+      id: init.id,
+      result: {
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 's', version: '1' },
+      },
+    });
     await connecting;
     await transport.next();
     const listing = client.listTools();
     const answering = (async () => {
       for (let i = 0; i < 5; i++) {
         const req = (await transport.next()) as { id: number };
-        transport.inject({ jsonrpc: '2.0', id: req.id, result: { tools: [], nextCursor: `c${i}` } });
+        transport.inject({
+          jsonrpc: '2.0',
+          id: req.id,
+          result: { tools: [], nextCursor: `c${i}` },
+        });
       }
     })();
     await expect(listing).rejects.toMatchObject({ code: 'pagination-loop' });
@@ -105,14 +150,18 @@ describe('list_changed', () => {
   it('sends one notification per burst of changes, and the client cache follows', async () => {
     const { server, handles } = withTools(2);
     const changes: string[][] = [];
-    const c = await connect(server, { client: { onToolsChanged: (tools) => changes.push(tools.map((t) => t.name)) } });
+    const c = await connect(server, {
+      client: { onToolsChanged: (tools) => changes.push(tools.map((t) => t.name)) },
+    });
     await c.client.listTools();
     const before = c.serverSent.length;
     handles[0]?.disable();
     server.registerTool('extra', {}, () => 'x');
     handles[1]?.update({ title: 'One' });
     await sleep(60);
-    const notes = c.serverSent.slice(before).filter((m) => (m as { method?: string }).method === 'notifications/tools/list_changed');
+    const notes = c.serverSent
+      .slice(before)
+      .filter((m) => (m as { method?: string }).method === 'notifications/tools/list_changed');
     expect(notes).toHaveLength(1);
     expect(changes.at(-1)).toEqual(['tool_1', 'extra']);
     expect(c.client.cachedTools?.map((t) => t.name)).toEqual(['tool_1', 'extra']);
@@ -127,10 +176,18 @@ describe('list_changed', () => {
     server.registerTool('early', {}, () => 'x');
     const c = await connect(server);
     await sleep(40);
-    expect(c.serverSent.some((m) => (m as { method?: string }).method === 'notifications/tools/list_changed')).toBe(false);
+    expect(
+      c.serverSent.some(
+        (m) => (m as { method?: string }).method === 'notifications/tools/list_changed',
+      ),
+    ).toBe(false);
     server.registerTool('later', {}, () => 'x');
     await sleep(40);
-    expect(c.serverSent.filter((m) => (m as { method?: string }).method === 'notifications/tools/list_changed')).toHaveLength(1);
+    expect(
+      c.serverSent.filter(
+        (m) => (m as { method?: string }).method === 'notifications/tools/list_changed',
+      ),
+    ).toHaveLength(1);
   });
 
   it('a disabled or removed tool is not listed and cannot be called', async () => {
@@ -139,7 +196,10 @@ describe('list_changed', () => {
     handles[0]?.disable();
     handles[1]?.remove();
     expect(await c.client.listTools()).toEqual([]);
-    await expect(c.client.callTool('tool_0', {}, { validateOutput: false })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'Unknown tool: tool_0' });
+    await expect(c.client.callTool('tool_0', {}, { validateOutput: false })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Unknown tool: tool_0',
+    });
     expect(() => handles[1]?.enable()).toThrow(/removed/);
     expect(handles[1]?.removed).toBe(true);
   });
@@ -149,7 +209,10 @@ describe('visibility', () => {
   it('filters tools/list and guards tools/call with the same decision', async () => {
     const server = new McpServer(
       { name: 'acl', version: '1' },
-      { visibility: (tool, { identity }) => !tool.name.startsWith('admin_') || identity?.scopes?.includes('admin') === true },
+      {
+        visibility: (tool, { identity }) =>
+          !tool.name.startsWith('admin_') || identity?.scopes?.includes('admin') === true,
+      },
     );
     server.registerTool('admin_reset', {}, () => 'reset');
     server.registerTool('hello', {}, () => 'hi');
@@ -157,18 +220,25 @@ describe('visibility', () => {
     const admin = await connect(server, { identity: { id: 'root', scopes: ['admin'] } });
     expect((await user.client.listTools()).map((t) => t.name)).toEqual(['hello']);
     expect((await admin.client.listTools()).map((t) => t.name)).toEqual(['admin_reset', 'hello']);
-    await expect(user.client.callTool('admin_reset', {}, { validateOutput: false })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    expect(await admin.client.callTool('admin_reset')).toMatchObject({ content: [{ type: 'text', text: 'reset' }] });
+    await expect(
+      user.client.callTool('admin_reset', {}, { validateOutput: false }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(await admin.client.callTool('admin_reset')).toMatchObject({
+      content: [{ type: 'text', text: 'reset' }],
+    });
   });
 
   it('denies when the visibility check throws', async () => {
     const errors: string[] = [];
-    const server = new McpServer({ name: 'acl', version: '1' }, {
-      visibility: () => {
-        throw new Error('policy store down');
+    const server = new McpServer(
+      { name: 'acl', version: '1' },
+      {
+        visibility: () => {
+          throw new Error('policy store down');
+        },
+        onerror: (_e, what) => errors.push(what),
       },
-      onerror: (_e, what) => errors.push(what),
-    });
+    );
     server.registerTool('hello', {}, () => 'hi');
     const c = await connect(server);
     expect(await c.client.listTools()).toEqual([]);

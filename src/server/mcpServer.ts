@@ -8,10 +8,21 @@ import type { CallDependencies } from './callTool.js';
 import { RateLimiter, type RateLimitRule } from './rateLimiter.js';
 import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
-import { projectedDefinition, type ToolConfig, type ToolEntry, type ToolHandler } from './toolDefinition.js';
+import {
+  projectedDefinition,
+  type ToolConfig,
+  type ToolEntry,
+  type ToolHandler,
+} from './toolDefinition.js';
 import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
 import type { SchemaInput } from './toolSchema.js';
-import type { Implementation, InitializeResult, ListToolsResult, ServerCapabilities, Tool } from '../protocol/types.js';
+import type {
+  Implementation,
+  InitializeResult,
+  ListToolsResult,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
 
 /**
@@ -19,7 +30,10 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/v
  * guards `tools/call` (a hidden tool is "unknown"). Must be synchronous and cheap: it runs for
  * every listed tool.
  */
-export type ToolVisibility = (tool: Tool, caller: { session: SessionInfo; identity: Identity | undefined }) => boolean;
+export type ToolVisibility = (
+  tool: Tool,
+  caller: { session: SessionInfo; identity: Identity | undefined },
+) => boolean;
 
 /** Server options; every limit has a production default (README: Limits). */
 export interface ServerOptions {
@@ -122,12 +136,11 @@ export class McpServer {
    * Registers a tool. The handler's argument and result types follow from the schemas. Throws a
    * TypeError for an invalid name, a name in use, or an unusable schema.
    */
-  registerTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
-    name: string,
-    config: ToolConfig<I, O>,
-    handler: ToolHandler<I, O>,
-  ): RegisteredTool {
-    return this.registry.register(name, config, handler as never);
+  registerTool<
+    I extends SchemaInput | undefined = undefined,
+    O extends SchemaInput | undefined = undefined,
+  >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I, O>): RegisteredTool {
+    return this.registry.register(name, config, handler);
   }
 
   /** The registered tools' full definitions, in registration order (enabled or not). */
@@ -137,7 +150,7 @@ export class McpServer {
 
   /** Serves one client over `transport`. Resolves once the transport has started. */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
-    const session = new ServerSession(this.host, transport, options.identity, options.sessionId);
+    const session = new ServerSession(this.host, transport, options);
     this.live.add(session);
     await session.start();
     return session;
@@ -176,7 +189,11 @@ export class McpServer {
     (this.listChangedTimer as { unref?: () => void }).unref?.();
   }
 
-  private isVisible(entry: ToolEntry, session: SessionPort, identity: Identity | undefined): boolean {
+  private isVisible(
+    entry: ToolEntry,
+    session: SessionPort,
+    identity: Identity | undefined,
+  ): boolean {
     const visibility = this.options.visibility;
     if (!visibility) return true;
     try {
@@ -188,21 +205,37 @@ export class McpServer {
     }
   }
 
-  private findTool(name: string, session: SessionPort, identity: Identity | undefined): ToolEntry | undefined {
+  private findTool(
+    name: string,
+    session: SessionPort,
+    identity: Identity | undefined,
+  ): ToolEntry | undefined {
     const entry = this.registry.get(name);
     if (!entry || !entry.enabled || !this.isVisible(entry, session, identity)) return undefined;
     return entry;
   }
 
-  private listTools(session: SessionPort, identity: Identity | undefined, cursor: string | undefined): ListToolsResult {
+  private listTools(
+    session: SessionPort,
+    identity: Identity | undefined,
+    cursor: string | undefined,
+  ): ListToolsResult {
     const after = cursor === undefined ? 0 : decodeCursor(cursor, this.registry.highestSeq);
-    const page = this.registry.page(after, this.pageSize, (e) => this.isVisible(e, session, identity));
+    const page = this.registry.page(after, this.pageSize, (e) =>
+      this.isVisible(e, session, identity),
+    );
     const version = session.info.protocolVersion;
     const tools = page.entries.map((e) => projectedDefinition(e, version));
-    return page.nextAfter === undefined ? { tools } : { tools, nextCursor: encodeCursor(page.nextAfter) };
+    return page.nextAfter === undefined
+      ? { tools }
+      : { tools, nextCursor: encodeCursor(page.nextAfter) };
   }
 
   private initializeResult(version: ProtocolVersion): InitializeResult {
-    return initializeResultFor(version, this.serverInfo, this.capabilities, this.options.instructions);
+    return initializeResultFor(version, {
+      serverInfo: this.serverInfo,
+      capabilities: this.capabilities,
+      instructions: this.options.instructions,
+    });
   }
 }

@@ -21,7 +21,8 @@ describe('registration rules', () => {
 
   it('accepts the names the spec gives as examples', () => {
     const s = server();
-    for (const name of ['getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'a-b']) s.registerTool(name, {}, () => 'x');
+    for (const name of ['getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'a-b'])
+      s.registerTool(name, {}, () => 'x');
     expect(s.listRegisteredTools()).toHaveLength(4);
   });
 
@@ -35,18 +36,55 @@ describe('registration rules', () => {
 
   it('refuses schemas whose root is not an object, invalid schemas and unsupported dialects', () => {
     const s = server();
-    expect(() => s.registerTool('a', { inputSchema: { type: 'string' } as never }, () => 'x')).toThrow(/"type": "object"/);
-    expect(() => s.registerTool('b', { inputSchema: { type: 'object', properties: { x: { type: 'nonsense' } } } }, () => 'x')).toThrow(/not usable/);
     expect(() =>
-      s.registerTool('c', { inputSchema: { type: 'object', $schema: 'http://json-schema.org/draft-04/schema#' } }, () => 'x'),
+      s.registerTool('a', { inputSchema: { type: 'string' } as never }, () => 'x'),
+    ).toThrow(/"type": "object"/);
+    expect(() =>
+      s.registerTool(
+        'b',
+        { inputSchema: { type: 'object', properties: { x: { type: 'nonsense' } } } },
+        () => 'x',
+      ),
+    ).toThrow(/not usable/);
+    expect(() =>
+      s.registerTool(
+        'c',
+        { inputSchema: { type: 'object', $schema: 'http://json-schema.org/draft-04/schema#' } },
+        () => 'x',
+      ),
     ).toThrow(/Unsupported JSON Schema dialect/);
-    expect(() => s.registerTool('d', { outputSchema: z.string() as unknown as z.ZodObject }, () => ({ structuredContent: {} }))).toThrow(/must describe an object/);
+    expect(() =>
+      s.registerTool('d', { outputSchema: z.string() as unknown as z.ZodObject }, () => ({
+        structuredContent: {},
+      })),
+    ).toThrow(/must describe an object/);
   });
 
   it('accepts draft-07 and 2019-09 schemas when declared', async () => {
     const s = server();
-    s.registerTool('d7', { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }, () => 'ok');
-    s.registerTool('d19', { inputSchema: { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', dependentRequired: { a: ['b'] } } }, () => 'ok');
+    s.registerTool(
+      'd7',
+      {
+        inputSchema: {
+          $schema: 'http://json-schema.org/draft-07/schema#',
+          type: 'object',
+          properties: { n: { type: 'integer' } },
+          required: ['n'],
+        },
+      },
+      () => 'ok',
+    );
+    s.registerTool(
+      'd19',
+      {
+        inputSchema: {
+          $schema: 'https://json-schema.org/draft/2019-09/schema',
+          type: 'object',
+          dependentRequired: { a: ['b'] },
+        },
+      },
+      () => 'ok',
+    );
     const c = await connect(s);
     expect((await c.client.callTool('d7', { n: 1.5 })).isError).toBe(true);
     expect((await c.client.callTool('d7', { n: 1 })).isError).toBeUndefined();
@@ -55,21 +93,42 @@ describe('registration rules', () => {
 
   it('refuses unsafe icons, bad annotations, bad task support and malformed _meta keys', () => {
     const s = server();
-    expect(() => s.registerTool('a', { icons: [{ src: 'javascript:alert(1)' }] }, () => 'x')).toThrow(/https: or data:/);
-    expect(() => s.registerTool('b', { icons: [{ src: 'http://example.com/i.png' }] }, () => 'x')).toThrow(/https: or data:/);
-    expect(() => s.registerTool('c', { annotations: { readOnlyHint: 'yes' as never } }, () => 'x')).toThrow(/readOnlyHint/);
-    expect(() => s.registerTool('d', { execution: { taskSupport: 'sometimes' as never } }, () => 'x')).toThrow(/taskSupport/);
+    expect(() =>
+      s.registerTool('a', { icons: [{ src: 'javascript:alert(1)' }] }, () => 'x'),
+    ).toThrow(/https: or data:/);
+    expect(() =>
+      s.registerTool('b', { icons: [{ src: 'http://example.com/i.png' }] }, () => 'x'),
+    ).toThrow(/https: or data:/);
+    expect(() =>
+      s.registerTool('c', { annotations: { readOnlyHint: 'yes' as never } }, () => 'x'),
+    ).toThrow(/readOnlyHint/);
+    expect(() =>
+      s.registerTool('d', { execution: { taskSupport: 'sometimes' as never } }, () => 'x'),
+    ).toThrow(/taskSupport/);
     expect(() => s.registerTool('e', { _meta: { '-bad': 1 } }, () => 'x')).toThrow(/_meta key/);
-    s.registerTool('f', { icons: [{ src: 'https://example.com/i.png', sizes: ['48x48'] }], _meta: { 'com.example/tag': 1 } }, () => 'x');
+    s.registerTool(
+      'f',
+      {
+        icons: [{ src: 'https://example.com/i.png', sizes: ['48x48'] }],
+        _meta: { 'com.example/tag': 1 },
+      },
+      () => 'x',
+    );
   });
 
-  it('compiles schemas once: later changes to the caller\'s object change nothing', async () => {
-    const schema = { type: 'object' as const, properties: { n: { type: 'number' } }, required: ['n'] };
+  it("compiles schemas once: later changes to the caller's object change nothing", async () => {
+    const schema = {
+      type: 'object' as const,
+      properties: { n: { type: 'number' } },
+      required: ['n'],
+    };
     const s = server();
     s.registerTool('n', { inputSchema: schema }, () => 'ok');
     schema.properties.n.type = 'string';
     const c = await connect(s);
-    expect((await c.client.listTools())[0]?.inputSchema).toMatchObject({ properties: { n: { type: 'number' } } });
+    expect((await c.client.listTools())[0]?.inputSchema).toMatchObject({
+      properties: { n: { type: 'number' } },
+    });
     expect((await c.client.callTool('n', { n: 1 })).isError).toBeUndefined();
   });
 
@@ -77,7 +136,10 @@ describe('registration rules', () => {
     const s = server();
     s.registerTool('none', {}, () => 'ok');
     const c = await connect(s);
-    expect((await c.client.listTools())[0]?.inputSchema).toEqual({ type: 'object', additionalProperties: false });
+    expect((await c.client.listTools())[0]?.inputSchema).toEqual({
+      type: 'object',
+      additionalProperties: false,
+    });
     expect((await c.client.callTool('none', { extra: 1 })).isError).toBe(true);
   });
 });
@@ -85,24 +147,55 @@ describe('registration rules', () => {
 describe('Standard Schema libraries', () => {
   it('validates and lists Zod, Valibot and ArkType schemas, passing the parsed value', async () => {
     const s = server();
-    s.registerTool('zod', { inputSchema: z.object({ n: z.coerce.number().int() }) }, ({ n }) => `zod ${n + 1}`);
-    s.registerTool('valibot', { inputSchema: toStandardJsonSchema(v.object({ s: v.pipe(v.string(), v.minLength(2)) })) }, ({ s: value }) => `valibot ${value}`);
-    s.registerTool('arktype', { inputSchema: type({ flag: 'boolean' }) }, ({ flag }) => `arktype ${String(flag)}`);
+    s.registerTool(
+      'zod',
+      { inputSchema: z.object({ n: z.coerce.number().int() }) },
+      ({ n }) => `zod ${n + 1}`,
+    );
+    s.registerTool(
+      'valibot',
+      { inputSchema: toStandardJsonSchema(v.object({ s: v.pipe(v.string(), v.minLength(2)) })) },
+      ({ s: value }) => `valibot ${value}`,
+    );
+    s.registerTool(
+      'arktype',
+      { inputSchema: type({ flag: 'boolean' }) },
+      ({ flag }) => `arktype ${String(flag)}`,
+    );
     const c = await connect(s);
     const tools = await c.client.listTools();
     expect(tools.map((t) => t.inputSchema.type)).toEqual(['object', 'object', 'object']);
-    expect(tools[1]?.inputSchema).toMatchObject({ properties: { s: { type: 'string', minLength: 2 } } });
-    expect(await c.client.callTool('zod', { n: '41' })).toMatchObject({ content: [{ text: 'zod 42' }] });
-    expect(await c.client.callTool('valibot', { s: 'ok' })).toMatchObject({ content: [{ text: 'valibot ok' }] });
-    expect(await c.client.callTool('arktype', { flag: true })).toMatchObject({ content: [{ text: 'arktype true' }] });
-    for (const [name, args] of [['zod', { n: 'x' }], ['valibot', { s: 'a' }], ['arktype', { flag: 1 }]] as const) {
-      expect(await c.client.callTool(name, args)).toMatchObject({ isError: true, content: [{ text: expect.stringContaining(`Invalid arguments for tool "${name}"`) }] });
+    expect(tools[1]?.inputSchema).toMatchObject({
+      properties: { s: { type: 'string', minLength: 2 } },
+    });
+    expect(await c.client.callTool('zod', { n: '41' })).toMatchObject({
+      content: [{ text: 'zod 42' }],
+    });
+    expect(await c.client.callTool('valibot', { s: 'ok' })).toMatchObject({
+      content: [{ text: 'valibot ok' }],
+    });
+    expect(await c.client.callTool('arktype', { flag: true })).toMatchObject({
+      content: [{ text: 'arktype true' }],
+    });
+    for (const [name, args] of [
+      ['zod', { n: 'x' }],
+      ['valibot', { s: 'a' }],
+      ['arktype', { flag: 1 }],
+    ] as const) {
+      expect(await c.client.callTool(name, args)).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining(`Invalid arguments for tool "${name}"`) }],
+      });
     }
   });
 
   it('refuses a Standard Schema that cannot describe itself as JSON Schema', () => {
-    const bare = { '~standard': { version: 1, vendor: 'bare', validate: (value: unknown) => ({ value }) } };
-    expect(() => server().registerTool('bare', { inputSchema: bare as never }, () => 'x')).toThrow(/cannot describe itself as JSON Schema/);
+    const bare = {
+      '~standard': { version: 1, vendor: 'bare', validate: (value: unknown) => ({ value }) },
+    };
+    expect(() => server().registerTool('bare', { inputSchema: bare as never }, () => 'x')).toThrow(
+      /cannot describe itself as JSON Schema/,
+    );
   });
 });
 
@@ -114,22 +207,42 @@ describe('type inference', () => {
       {
         inputSchema: {
           type: 'object',
-          properties: { city: { type: 'string' }, days: { type: 'integer' }, units: { enum: ['c', 'f'] }, tags: { type: 'array', items: { type: 'string' } } },
+          properties: {
+            city: { type: 'string' },
+            days: { type: 'integer' },
+            units: { enum: ['c', 'f'] },
+            tags: { type: 'array', items: { type: 'string' } },
+          },
           required: ['city'],
         } as const,
-        outputSchema: { type: 'object', properties: { temp: { type: 'number' } }, required: ['temp'] } as const,
+        outputSchema: {
+          type: 'object',
+          properties: { temp: { type: 'number' } },
+          required: ['temp'],
+        } as const,
       },
       (args) => {
-        expectTypeOf(args).toEqualTypeOf<{ city: string; days?: number; units?: 'c' | 'f'; tags?: string[] }>();
+        expectTypeOf(args).toEqualTypeOf<{
+          city: string;
+          days?: number;
+          units?: 'c' | 'f';
+          tags?: string[];
+        }>();
         return { structuredContent: { temp: 21 } };
       },
     );
-    s.registerTool('zod', { inputSchema: z.object({ id: z.string() }), outputSchema: z.object({ ok: z.boolean() }) }, (args) => {
-      expectTypeOf(args).toEqualTypeOf<{ id: string }>();
-      return { structuredContent: { ok: true } };
-    });
-    // @ts-expect-error structuredContent must match the output schema
-    s.registerTool('wrong', { outputSchema: z.object({ ok: z.boolean() }) }, () => ({ structuredContent: { ok: 'yes' } }));
+    s.registerTool(
+      'zod',
+      { inputSchema: z.object({ id: z.string() }), outputSchema: z.object({ ok: z.boolean() }) },
+      (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ id: string }>();
+        return { structuredContent: { ok: true } };
+      },
+    );
+    s.registerTool('wrong', { outputSchema: z.object({ ok: z.boolean() }) }, () => ({
+      // @ts-expect-error structuredContent must match the output schema
+      structuredContent: { ok: 'yes' },
+    }));
     s.registerTool('none', {}, (args) => {
       expectTypeOf(args).toEqualTypeOf<Record<string, never>>();
       return 'plain text';

@@ -20,7 +20,8 @@ export interface ContentOptions {
 }
 
 function withOptions<T extends object>(block: T, options: ContentOptions | undefined): T {
-  if (options?.annotations !== undefined) Object.assign(block, { annotations: options.annotations });
+  if (options?.annotations !== undefined)
+    Object.assign(block, { annotations: options.annotations });
   if (options?._meta !== undefined) Object.assign(block, { _meta: options._meta });
   return block;
 }
@@ -45,12 +46,20 @@ export function text(value: string, options?: ContentOptions): TextContent {
 }
 
 /** An image block; `data` is base64 text or raw bytes. */
-export function image(data: string | Uint8Array, mimeType: string, options?: ContentOptions): ImageContent {
+export function image(
+  data: string | Uint8Array,
+  mimeType: string,
+  options?: ContentOptions,
+): ImageContent {
   return withOptions({ type: 'image', data: base64Of(data), mimeType }, options);
 }
 
 /** An audio block; `data` is base64 text or raw bytes. Sent as an embedded resource before 2025-03-26. */
-export function audio(data: string | Uint8Array, mimeType: string, options?: ContentOptions): AudioContent {
+export function audio(
+  data: string | Uint8Array,
+  mimeType: string,
+  options?: ContentOptions,
+): AudioContent {
   return withOptions({ type: 'audio', data: base64Of(data), mimeType }, options);
 }
 
@@ -65,7 +74,10 @@ export function embeddedText(
   value: string,
   options?: ContentOptions & { mimeType?: string },
 ): EmbeddedResource {
-  const resource = options?.mimeType === undefined ? { uri, text: value } : { uri, mimeType: options.mimeType, text: value };
+  const resource =
+    options?.mimeType === undefined
+      ? { uri, text: value }
+      : { uri, mimeType: options.mimeType, text: value };
   return withOptions({ type: 'resource', resource }, options);
 }
 
@@ -76,7 +88,8 @@ export function embeddedBlob(
   options?: ContentOptions & { mimeType?: string },
 ): EmbeddedResource {
   const blob = base64Of(data);
-  const resource = options?.mimeType === undefined ? { uri, blob } : { uri, mimeType: options.mimeType, blob };
+  const resource =
+    options?.mimeType === undefined ? { uri, blob } : { uri, mimeType: options.mimeType, blob };
   return withOptions({ type: 'resource', resource }, options);
 }
 

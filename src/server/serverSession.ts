@@ -2,13 +2,33 @@
  * @module One client connection on the server side: the initialize handshake and version
  * negotiation, the method table, logging level, and the session's half of the tool pipeline.
  */
-import { Connection, type IncomingRequestContext, type RequestOptions } from '../jsonrpc/connection.js';
+import {
+  Connection,
+  type IncomingRequestContext,
+  type RequestOptions,
+} from '../jsonrpc/connection.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, ProgressToken, RequestId } from '../jsonrpc/types.js';
+import type {
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  RequestId,
+} from '../jsonrpc/types.js';
 import { parseCursor, parseInitializeParams, parseLoggingLevel } from '../protocol/params.js';
-import { implementationForRevision, serverCapabilitiesForRevision } from '../protocol/projection.js';
-import { LOGGING_LEVELS, type InitializeResult, type ListToolsResult, type LoggingLevel } from '../protocol/types.js';
+import {
+  implementationForRevision,
+  serverCapabilitiesForRevision,
+} from '../protocol/projection.js';
+import {
+  LOGGING_LEVELS,
+  type Implementation,
+  type InitializeResult,
+  type ListToolsResult,
+  type LoggingMessageParams,
+  type ProgressParams,
+  type ServerCapabilities,
+} from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 import { callTool, type CallDependencies } from './callTool.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
@@ -19,7 +39,11 @@ export interface SessionHost {
   /** How many times the tool registry has changed so far. */
   changeCount(): number;
   initializeResult(version: ProtocolVersion): InitializeResult;
-  listTools(session: SessionPort, identity: Identity | undefined, cursor: string | undefined): ListToolsResult;
+  listTools(
+    session: SessionPort,
+    identity: Identity | undefined,
+    cursor: string | undefined,
+  ): ListToolsResult;
   readonly callDependencies: CallDependencies;
   readonly connectionOptions: { maxInFlight: number; requestTimeoutMs: number };
   sessionClosed(session: ServerSession): void;
@@ -44,13 +68,15 @@ export class ServerSession implements SessionPort {
   /** The registry change count this session has been told about (or listed after). */
   private knownChanges = 0;
 
+  private readonly connectionIdentity: Identity | undefined;
+
   constructor(
     private readonly host: SessionHost,
     transport: Transport,
-    private readonly connectionIdentity: Identity | undefined,
-    sessionId: string | undefined,
+    options: { identity?: Identity | undefined; sessionId?: string | undefined } = {},
   ) {
-    this.id = sessionId ?? randomId();
+    this.id = options.sessionId ?? randomId();
+    this.connectionIdentity = options.identity;
     this.connection = new Connection(
       transport,
       {
@@ -60,9 +86,11 @@ export class ServerSession implements SessionPort {
       {
         maxInFlight: host.connectionOptions.maxInFlight,
         requestTimeoutMs: host.connectionOptions.requestTimeoutMs,
-        batchesAllowed: () => this.sessionInfo !== undefined && featuresOf(this.sessionInfo.protocolVersion).batches,
+        batchesAllowed: () =>
+          this.sessionInfo !== undefined && featuresOf(this.sessionInfo.protocolVersion).batches,
         omitUnreadableErrorId: () =>
-          this.sessionInfo !== undefined && featuresOf(this.sessionInfo.protocolVersion).omitUnreadableErrorId,
+          this.sessionInfo !== undefined &&
+          featuresOf(this.sessionInfo.protocolVersion).omitUnreadableErrorId,
         onerror: (error) => host.callDependencies.report(error, 'connection fault'),
       },
     );
@@ -119,27 +147,21 @@ export class ServerSession implements SessionPort {
   }
 
   /** Sends a log message to the client if it passes the client's level. */
-  log(level: LoggingLevel, data: unknown, logger: string | undefined, relatedRequestId?: RequestId): void {
-    if (this.state !== 'ready' || LOGGING_LEVELS.indexOf(level) < this.logThreshold) return;
-    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+  log(message: LoggingMessageParams, relatedRequestId?: RequestId): void {
+    if (this.state !== 'ready' || LOGGING_LEVELS.indexOf(message.level) < this.logThreshold) return;
     const options = relatedRequestId === undefined ? {} : { relatedRequestId };
+    const params = message as unknown as JsonObject;
     this.connection.notify('notifications/message', params, options).catch(() => {});
   }
 
   /** Sends a progress notification for a request the client is waiting on. */
-  sendProgress(
-    token: ProgressToken,
-    progress: number,
-    total: number | undefined,
-    message: string | undefined,
-    relatedRequestId: RequestId,
-  ): void {
-    const params: JsonObject = { progressToken: token, progress };
-    if (total !== undefined) params['total'] = total;
-    if (message !== undefined && this.sessionInfo && featuresOf(this.sessionInfo.protocolVersion).progressMessage) {
-      params['message'] = message;
-    }
-    this.connection.notify('notifications/progress', params, { relatedRequestId }).catch(() => {});
+  sendProgress(params: ProgressParams, relatedRequestId: RequestId): void {
+    const withMessage =
+      this.sessionInfo !== undefined &&
+      featuresOf(this.sessionInfo.protocolVersion).progressMessage;
+    const { message, ...rest } = params;
+    const sent: JsonObject = withMessage && message !== undefined ? { ...rest, message } : rest;
+    this.connection.notify('notifications/progress', sent, { relatedRequestId }).catch(() => {});
   }
 
   /** Sends a request to the client. */
@@ -152,17 +174,27 @@ export class ServerSession implements SessionPort {
     await this.connection.request('ping', undefined, options);
   }
 
-  private handleRequest(request: JsonRpcRequest, context: IncomingRequestContext): JsonObject | Promise<JsonObject> {
+  private handleRequest(
+    request: JsonRpcRequest,
+    context: IncomingRequestContext,
+  ): JsonObject | Promise<JsonObject> {
     const method = request.method;
     if (method === 'ping') return {};
     if (method === 'initialize') return this.initialize(request, context);
     if (this.state !== 'ready') {
-      throw new RpcError(ErrorCode.InvalidRequest, `Received ${method} before initialize; send initialize first`);
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Received ${method} before initialize; send initialize first`,
+      );
     }
     const identity = context.info?.identity ?? this.connectionIdentity;
     switch (method) {
       case 'tools/list':
-        return this.host.listTools(this, identity, parseCursor(request.params)) as unknown as JsonObject;
+        return this.host.listTools(
+          this,
+          identity,
+          parseCursor(request.params),
+        ) as unknown as JsonObject;
       case 'tools/call':
         return callTool(this.host.callDependencies, this, {
           id: request.id,
@@ -179,14 +211,20 @@ export class ServerSession implements SessionPort {
   }
 
   private initialize(request: JsonRpcRequest, context: IncomingRequestContext): JsonObject {
-    if (context.inBatch) throw new RpcError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch');
+    if (context.inBatch)
+      throw new RpcError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch');
     if (this.state !== 'awaiting-initialize') {
-      throw new RpcError(ErrorCode.InvalidRequest, 'initialize was already received on this session');
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        'initialize was already received on this session',
+      );
     }
     const params = parseInitializeParams(request.params);
     const supported = this.host.protocolVersions;
     const requested = params.protocolVersion as ProtocolVersion;
-    const version = supported.includes(requested) ? requested : (supported[supported.length - 1] as ProtocolVersion);
+    const version = supported.includes(requested)
+      ? requested
+      : (supported[supported.length - 1] as ProtocolVersion);
     this.sessionInfo = {
       id: this.id,
       protocolVersion: version,
@@ -207,10 +245,13 @@ export class ServerSession implements SessionPort {
 /** Builds the initialize result for one revision. */
 export function initializeResultFor(
   version: ProtocolVersion,
-  serverInfo: Parameters<typeof implementationForRevision>[0],
-  capabilities: Parameters<typeof serverCapabilitiesForRevision>[0],
-  instructions: string | undefined,
+  server: {
+    serverInfo: Implementation;
+    capabilities: ServerCapabilities;
+    instructions: string | undefined;
+  },
 ): InitializeResult {
+  const { serverInfo, capabilities, instructions } = server;
   const f = featuresOf(version);
   const result: InitializeResult = {
     protocolVersion: version,
@@ -220,4 +261,3 @@ export function initializeResultFor(
   if (instructions !== undefined) result.instructions = instructions;
   return result;
 }
-

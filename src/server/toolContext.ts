@@ -5,7 +5,7 @@
 import { LocalError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
 import type { Identity } from '../jsonrpc/transport.js';
-import type { JsonObject, ProgressToken, RequestId } from '../jsonrpc/types.js';
+import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -15,7 +15,9 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
+  LoggingMessageParams,
   Meta,
+  ProgressParams,
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 
@@ -71,8 +73,8 @@ export interface ToolContext {
 export interface SessionPort {
   readonly info: SessionInfo;
   readonly identity: Identity | undefined;
-  log(level: LoggingLevel, data: unknown, logger: string | undefined, relatedRequestId: RequestId): void;
-  sendProgress(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, relatedRequestId: RequestId): void;
+  log(message: LoggingMessageParams, relatedRequestId?: RequestId): void;
+  sendProgress(params: ProgressParams, relatedRequestId: RequestId): void;
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
 }
 
@@ -94,15 +96,32 @@ export function createToolContext(options: {
   const features = featuresOf(session.info.protocolVersion);
 
   const log = {} as Record<LoggingLevel, (data: unknown, logger?: string) => void>;
-  for (const level of ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const) {
+  for (const level of [
+    'debug',
+    'info',
+    'notice',
+    'warning',
+    'error',
+    'critical',
+    'alert',
+    'emergency',
+  ] as const) {
     log[level] = (data, logger) => {
-      if (active) session.log(level, data, logger, requestId);
+      if (active)
+        session.log(logger === undefined ? { level, data } : { level, logger, data }, requestId);
     };
   }
 
-  const ask = (method: string, params: JsonObject, o: ClientRequestOptions | undefined): Promise<JsonObject> => {
+  const ask = (
+    method: string,
+    params: JsonObject,
+    o: ClientRequestOptions | undefined,
+  ): Promise<JsonObject> => {
     const signals = o?.signal ? [signal, o.signal] : [signal];
-    const request: RequestOptions = { signal: AbortSignal.any(signals), relatedRequestId: requestId };
+    const request: RequestOptions = {
+      signal: AbortSignal.any(signals),
+      relatedRequestId: requestId,
+    };
     if (o?.timeoutMs !== undefined) request.timeoutMs = o.timeoutMs;
     return session.requestClient(method, params, request);
   };
@@ -118,15 +137,26 @@ export function createToolContext(options: {
     progress(progress, details) {
       if (!active || progressToken === undefined || !(progress > lastProgress)) return;
       lastProgress = progress;
-      session.sendProgress(progressToken, progress, details?.total, details?.message, requestId);
+      const params: ProgressParams = { progressToken, progress };
+      if (details?.total !== undefined) params.total = details.total;
+      if (details?.message !== undefined) params.message = details.message;
+      session.sendProgress(params, requestId);
     },
     async sample(params, o) {
-      if (!caps.sampling) throw new LocalError('capability-missing', 'The client does not support sampling');
+      if (!caps.sampling)
+        throw new LocalError('capability-missing', 'The client does not support sampling');
       const wantsTools = params.tools !== undefined || params.toolChoice !== undefined;
       if (wantsTools && (!features.samplingTools || !caps.sampling.tools)) {
-        throw new LocalError('capability-missing', 'The client does not support tool use in sampling');
+        throw new LocalError(
+          'capability-missing',
+          'The client does not support tool use in sampling',
+        );
       }
-      return (await ask('sampling/createMessage', params as unknown as JsonObject, o)) as unknown as CreateMessageResult;
+      return (await ask(
+        'sampling/createMessage',
+        params as unknown as JsonObject,
+        o,
+      )) as unknown as CreateMessageResult;
     },
     async elicit(params, o) {
       const elicitation = caps.elicitation;
@@ -134,12 +164,23 @@ export function createToolContext(options: {
         throw new LocalError('capability-missing', 'The client does not support elicitation');
       }
       if (params.mode === 'url') {
-        if (!elicitation.url || !features.elicitationModes) throw new LocalError('capability-missing', 'The client does not support URL-mode elicitation');
-        return (await ask('elicitation/create', params as unknown as JsonObject, o)) as unknown as ElicitResult;
+        if (!elicitation.url || !features.elicitationModes)
+          throw new LocalError(
+            'capability-missing',
+            'The client does not support URL-mode elicitation',
+          );
+        return (await ask(
+          'elicitation/create',
+          params as unknown as JsonObject,
+          o,
+        )) as unknown as ElicitResult;
       }
       // An empty elicitation capability means form mode (2025-11-25 back-compat rule).
       if (elicitation.url && !elicitation.form && Object.keys(elicitation).length > 0) {
-        throw new LocalError('capability-missing', 'The client does not support form-mode elicitation');
+        throw new LocalError(
+          'capability-missing',
+          'The client does not support form-mode elicitation',
+        );
       }
       const sent: JsonObject = { ...params };
       // `mode` does not exist before 2025-11-25.
@@ -147,7 +188,8 @@ export function createToolContext(options: {
       return (await ask('elicitation/create', sent, o)) as unknown as ElicitResult;
     },
     async listRoots(o) {
-      if (!caps.roots) throw new LocalError('capability-missing', 'The client does not support roots');
+      if (!caps.roots)
+        throw new LocalError('capability-missing', 'The client does not support roots');
       return (await ask('roots/list', {}, o)) as unknown as ListRootsResult;
     },
   };

@@ -25,7 +25,10 @@ import {
 } from './toolSchema.js';
 
 /** Everything about a tool except its name and handler. */
-export interface ToolConfig<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined> {
+export interface ToolConfig<
+  I extends SchemaInput | undefined = undefined,
+  O extends SchemaInput | undefined = undefined,
+> {
   /** Display name (2025-06-18+; sent as `annotations.title` to 2025-03-26 peers). */
   title?: string;
   description?: string;
@@ -58,10 +61,17 @@ export type StructuredReturn<T> =
 /** What a handler may return for a tool without an output schema (a string is one text block). */
 export type UnstructuredReturn =
   | string
-  | { content: ContentBlock[]; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Meta };
+  | {
+      content: ContentBlock[];
+      structuredContent?: Record<string, unknown>;
+      isError?: boolean;
+      _meta?: Meta;
+    };
 
 /** The return type of a handler given its output schema. */
-export type ToolReturn<O> = O extends SchemaInput ? StructuredReturn<InferInput<O>> : UnstructuredReturn;
+export type ToolReturn<O> = O extends SchemaInput
+  ? StructuredReturn<InferInput<O>>
+  : UnstructuredReturn;
 
 /** The arguments a handler receives given its input schema. */
 export type ToolArgs<I> = I extends SchemaInput ? InferOutput<I> : Record<string, never>;
@@ -102,18 +112,24 @@ function checkAnnotations(name: string, a: unknown): void {
   if (a === undefined) return;
   if (!isPlainObject(a)) fail(name, 'annotations must be an object');
   for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
-    if (a[hint] !== undefined && typeof a[hint] !== 'boolean') fail(name, `annotations.${hint} must be a boolean`);
+    if (a[hint] !== undefined && typeof a[hint] !== 'boolean')
+      fail(name, `annotations.${hint} must be a boolean`);
   }
-  if (a['title'] !== undefined && typeof a['title'] !== 'string') fail(name, 'annotations.title must be a string');
+  if (a['title'] !== undefined && typeof a['title'] !== 'string')
+    fail(name, 'annotations.title must be a string');
 }
 
 function checkIcons(name: string, icons: unknown): void {
   if (icons === undefined) return;
   if (!Array.isArray(icons)) fail(name, 'icons must be an array');
   for (const icon of icons) {
-    if (!isPlainObject(icon) || typeof icon['src'] !== 'string') fail(name, 'every icon needs a string "src"');
+    if (!isPlainObject(icon) || typeof icon['src'] !== 'string')
+      fail(name, 'every icon needs a string "src"');
     if (!/^(https:|data:)/i.test(icon['src'])) {
-      fail(name, `icon src must be an https: or data: URI (got ${JSON.stringify(icon['src'].slice(0, 40))})`);
+      fail(
+        name,
+        `icon src must be an https: or data: URI (got ${JSON.stringify(icon['src'].slice(0, 40))})`,
+      );
     }
     if (icon['theme'] !== undefined && icon['theme'] !== 'light' && icon['theme'] !== 'dark') {
       fail(name, 'icon theme must be "light" or "dark"');
@@ -139,8 +155,10 @@ export function compileTool(
   const nameProblem = toolNameProblem(name);
   if (nameProblem) throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: ${nameProblem}`);
   if (typeof handler !== 'function') fail(name, 'the handler must be a function');
-  if (config.title !== undefined && typeof config.title !== 'string') fail(name, 'title must be a string');
-  if (config.description !== undefined && typeof config.description !== 'string') fail(name, 'description must be a string');
+  if (config.title !== undefined && typeof config.title !== 'string')
+    fail(name, 'title must be a string');
+  if (config.description !== undefined && typeof config.description !== 'string')
+    fail(name, 'description must be a string');
   checkAnnotations(name, config.annotations);
   checkIcons(name, config.icons);
   checkMeta(name, config._meta);
@@ -148,10 +166,14 @@ export function compileTool(
   if (taskSupport !== undefined && !['forbidden', 'optional', 'required'].includes(taskSupport)) {
     fail(name, 'execution.taskSupport must be "forbidden", "optional" or "required"');
   }
-  if (config.timeoutMs !== undefined && !(config.timeoutMs > 0)) fail(name, 'timeoutMs must be positive');
+  if (config.timeoutMs !== undefined && !(config.timeoutMs > 0))
+    fail(name, 'timeoutMs must be positive');
 
   const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
-  const output = config.outputSchema === undefined ? undefined : compileToolSchema(config.outputSchema, 'output', name);
+  const output =
+    config.outputSchema === undefined
+      ? undefined
+      : compileToolSchema(config.outputSchema, 'output', name);
   const definition: Tool = { name, inputSchema: input.jsonSchema };
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;

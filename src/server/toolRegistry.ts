@@ -4,7 +4,12 @@
  * to listeners, which the server coalesces into one `list_changed` per burst.
  */
 import type { SchemaInput } from './toolSchema.js';
-import { compileTool, type AnyToolHandler, type ToolConfig, type ToolEntry } from './toolDefinition.js';
+import {
+  compileTool,
+  type AnyToolHandler,
+  type ToolConfig,
+  type ToolEntry,
+} from './toolDefinition.js';
 
 /** Changes to a registered tool; unspecified fields keep their value. */
 export type ToolUpdate = ToolConfig<SchemaInput | undefined, SchemaInput | undefined> & {
@@ -70,7 +75,10 @@ export class ToolRegistry {
   /** Registers a tool. Throws on an invalid declaration or a name already in use. */
   register(name: string, config: StoredConfig, handler: AnyToolHandler): RegisteredTool {
     if (this.byName.has(name)) throw new TypeError(`A tool named "${name}" is already registered`);
-    const slot: Slot = { entry: { ...compileTool(name, config, handler), seq: ++this.lastSeq }, config };
+    const slot: Slot = {
+      entry: { ...compileTool(name, config, handler), seq: ++this.lastSeq },
+      config,
+    };
     this.ordered.push(slot);
     this.byName.set(name, slot);
     this.changed();
@@ -119,7 +127,8 @@ export class ToolRegistry {
   private handleFor(slot: Slot): RegisteredTool {
     const byName = this.byName;
     const live = (): Slot => {
-      if (byName.get(slot.entry.name) !== slot) throw new Error(`Tool "${slot.entry.name}" was removed`);
+      if (byName.get(slot.entry.name) !== slot)
+        throw new Error(`Tool "${slot.entry.name}" was removed`);
       return slot;
     };
     return {
@@ -155,7 +164,8 @@ export class ToolRegistry {
     const { name: newName, handler, ...configChanges } = changes;
     const name = newName ?? slot.entry.name;
     const renamed = name !== slot.entry.name;
-    if (renamed && this.byName.has(name)) throw new TypeError(`A tool named "${name}" is already registered`);
+    if (renamed && this.byName.has(name))
+      throw new TypeError(`A tool named "${name}" is already registered`);
     const config: StoredConfig = { ...slot.config, ...configChanges };
     const compiled = compileTool(name, config, handler ?? slot.entry.handler);
     compiled.enabled = slot.entry.enabled;

@@ -70,7 +70,9 @@ function standardResult(result: StandardSchemaV1.Result<unknown>): ToolSchemaChe
 }
 
 function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', role: string): ToolSchema {
-  const converter = (schema as unknown as { '~standard': Partial<StandardJSONSchemaV1.Props> })['~standard'].jsonSchema;
+  const converter = (schema as unknown as { '~standard': Partial<StandardJSONSchemaV1.Props> })[
+    '~standard'
+  ].jsonSchema;
   if (!converter) {
     throw new TypeError(
       `The ${role} is a Standard Schema (${schema['~standard'].vendor}) that cannot describe itself as JSON Schema. ` +
@@ -79,7 +81,9 @@ function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', role: st
   }
   const jsonSchema = converter[io]({ target: 'draft-2020-12' });
   if (jsonSchema['type'] !== 'object') {
-    throw new TypeError(`The ${role} must describe an object (its JSON Schema root needs "type": "object")`);
+    throw new TypeError(
+      `The ${role} must describe an object (its JSON Schema root needs "type": "object")`,
+    );
   }
   const validate = schema['~standard'].validate.bind(schema['~standard']);
   return {
@@ -121,5 +125,5 @@ export function compileToolSchema(
   const role = `${io} schema of tool "${toolName}"`;
   if (isStandardSchema(schema)) return fromStandard(schema, io, role);
   if (!isPlainObject(schema)) throw new TypeError(`The ${role} must be an object`);
-  return fromJsonSchema(schema as JsonSchemaInput, role);
+  return fromJsonSchema(schema, role);
 }

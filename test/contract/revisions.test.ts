@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
-import { audio, embeddedBlob, embeddedText, image, McpServer, resourceLink, text } from '../../src/server.js';
+import {
+  audio,
+  embeddedBlob,
+  embeddedText,
+  image,
+  McpServer,
+  resourceLink,
+  text,
+} from '../../src/server.js';
 import { connect } from '../support/harness.js';
 
 const PNG = 'iVBORw0KGgo=';
@@ -24,7 +32,14 @@ function everything(): McpServer {
       inputSchema: z.object({ q: z.string().optional() }),
       outputSchema: z.object({ n: z.number() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
-      icons: [{ src: 'https://example.com/t.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' }],
+      icons: [
+        {
+          src: 'https://example.com/t.png',
+          mimeType: 'image/png',
+          sizes: ['48x48'],
+          theme: 'dark',
+        },
+      ],
       execution: { taskSupport: 'forbidden' },
       _meta: { 'com.example/owner': 'team-a' },
     },
@@ -35,9 +50,20 @@ function everything(): McpServer {
       text('hello', { annotations: ann, _meta: { 'com.example/k': 1 } }),
       image(PNG, 'image/png', { annotations: ann }),
       audio(new Uint8Array([1, 2, 3]), 'audio/wav'),
-      resourceLink({ uri: 'file:///a.rs', name: 'a.rs', title: 'A', description: 'Main', mimeType: 'text/x-rust', size: 12, icons: [{ src: 'data:image/png;base64,AA==' }], annotations: ann }),
+      resourceLink({
+        uri: 'file:///a.rs',
+        name: 'a.rs',
+        title: 'A',
+        description: 'Main',
+        mimeType: 'text/x-rust',
+        size: 12,
+        icons: [{ src: 'data:image/png;base64,AA==' }],
+        annotations: ann,
+      }),
       embeddedText('file:///b.txt', 'body', { mimeType: 'text/plain', annotations: ann }),
-      embeddedBlob('file:///c.bin', new Uint8Array([255]), { mimeType: 'application/octet-stream' }),
+      embeddedBlob('file:///c.bin', new Uint8Array([255]), {
+        mimeType: 'application/octet-stream',
+      }),
     ],
     _meta: { 'com.example/trace': 'abc' },
   }));
@@ -49,7 +75,11 @@ describe('what each revision receives', () => {
     it(`${version}: every message validates against the strict official schema`, async () => {
       const c = await connect(everything(), { version });
       const [full] = await c.client.listTools();
-      const structured = await c.client.callTool('full', {}, { validateOutput: version >= '2025-06-18' });
+      const structured = await c.client.callTool(
+        'full',
+        {},
+        { validateOutput: version >= '2025-06-18' },
+      );
       const content = await c.client.callTool('content');
       expect(c.problems()).toEqual([]);
 
@@ -75,9 +105,18 @@ describe('what each revision receives', () => {
         'resource',
         'resource',
       ]);
-      if (!at('2025-03-26')) expect(content.content[2]).toMatchObject({ resource: { mimeType: 'audio/wav', blob: 'AQID' } });
-      if (!at('2025-06-18')) expect(content.content[3]).toMatchObject({ text: expect.stringContaining('<file:///a.rs>') });
-      const first = content.content[0] as { annotations?: { lastModified?: string }; _meta?: unknown };
+      if (!at('2025-03-26'))
+        expect(content.content[2]).toMatchObject({
+          resource: { mimeType: 'audio/wav', blob: 'AQID' },
+        });
+      if (!at('2025-06-18'))
+        expect(content.content[3]).toMatchObject({
+          text: expect.stringContaining('<file:///a.rs>'),
+        });
+      const first = content.content[0] as {
+        annotations?: { lastModified?: string };
+        _meta?: unknown;
+      };
       expect(first.annotations?.lastModified !== undefined).toBe(at('2025-06-18'));
       expect(first._meta !== undefined).toBe(at('2025-06-18'));
       expect(content._meta).toEqual({ 'com.example/trace': 'abc' });

@@ -8,7 +8,10 @@ describe('strict spec schemas accept the official 2025-11-25 examples', () => {
   for (const type of readdirSync(dir)) {
     for (const file of readdirSync(`${dir}/${type}`)) {
       it(`${type}/${file}`, () => {
-        const example = JSON.parse(readFileSync(`${dir}/${type}/${file}`, 'utf8')) as Record<string, unknown>;
+        const example = JSON.parse(readFileSync(`${dir}/${type}/${file}`, 'utf8')) as Record<
+          string,
+          unknown
+        >;
         if (hasDefinition('2025-11-25', type)) {
           expect(validateDefinition('2025-11-25', type, example)).toEqual([]);
         } else if (type.endsWith('ResultResponse')) {

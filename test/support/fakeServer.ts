@@ -22,23 +22,37 @@ export function fakeServer(tools: Tool[], protocolVersion = '2025-11-25'): FakeS
     tools,
     callResult: { content: [] },
     calls: [],
-    notify: (method, params) => serverTransport.send(params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method }),
+    notify: (method, params) =>
+      serverTransport.send(
+        params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method },
+      ),
   };
   serverTransport.onmessage = (raw) => {
     const m = raw as { id?: number; method?: string; params?: Record<string, unknown> };
     if (m.id === undefined || m.method === undefined) return;
     let result: unknown;
     if (m.method === 'initialize') {
-      result = { protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'fake', version: '0' } };
+      result = {
+        protocolVersion,
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: 'fake', version: '0' },
+      };
     } else if (m.method === 'tools/list') {
       result = { tools: fake.tools };
     } else if (m.method === 'tools/call') {
       fake.calls.push(m.params ?? {});
-      result = typeof fake.callResult === 'function' ? (fake.callResult as (p: unknown) => unknown)(m.params) : fake.callResult;
+      result =
+        typeof fake.callResult === 'function'
+          ? (fake.callResult as (p: unknown) => unknown)(m.params)
+          : fake.callResult;
     } else {
       result = {};
     }
-    void serverTransport.send({ jsonrpc: '2.0', id: m.id, result: result as Record<string, unknown> });
+    void serverTransport.send({
+      jsonrpc: '2.0',
+      id: m.id,
+      result: result as Record<string, unknown>,
+    });
   };
   void serverTransport.start();
   return fake;

@@ -32,17 +32,23 @@ function methodsById(messages: unknown[]): Map<string | number, string> {
 }
 
 /** Problems found in every message both sides sent (empty when all are valid for `version`). */
-export function wireProblems(version: ProtocolVersion, serverSent: unknown[], clientSent: unknown[]): string[] {
+export function wireProblems(
+  version: ProtocolVersion,
+  serverSent: unknown[],
+  clientSent: unknown[],
+): string[] {
   const clientRequests = methodsById(clientSent);
   const serverRequests = methodsById(serverSent);
   const problems: string[] = [];
   for (const m of serverSent) {
-    for (const p of validateMessage(version, m, (id) => clientRequests.get(id))) problems.push(`server sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
+    for (const p of validateMessage(version, m, (id) => clientRequests.get(id)))
+      problems.push(`server sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
   }
   for (const m of clientSent) {
     // The client's initialize is sent before a version is negotiated; it is valid for the version it offers.
     const v = (m as { method?: string }).method === 'initialize' ? '2025-11-25' : version;
-    for (const p of validateMessage(v, m, (id) => serverRequests.get(id))) problems.push(`client sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
+    for (const p of validateMessage(v, m, (id) => serverRequests.get(id)))
+      problems.push(`client sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
   }
   return problems;
 }
@@ -64,7 +70,10 @@ export async function connect(
   const [clientEnd, serverEnd] = createLinkedPair();
   const s = recording(serverEnd);
   const c = recording(clientEnd);
-  const session = await server.connect(s.transport, options.identity ? { identity: options.identity } : {});
+  const session = await server.connect(
+    s.transport,
+    options.identity ? { identity: options.identity } : {},
+  );
   const client = new McpClient(
     { name: 'test-client', version: '1.0.0' },
     { ...(options.version ? { protocolVersions: [options.version] } : {}), ...options.client },

@@ -34,7 +34,8 @@ const OPEN = new Set([
 
 type Node = Record<string, unknown>;
 
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (ajv: Ajv) => void;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ??
+  addFormatsImport) as (ajv: Ajv) => void;
 
 function strictify(node: unknown): void {
   if (typeof node !== 'object' || node === null) return;
@@ -44,7 +45,12 @@ function strictify(node: unknown): void {
   }
   const n = node as Node;
   const props = n['properties'];
-  if (props && typeof props === 'object' && !('additionalProperties' in n) && (n['type'] === 'object' || n['type'] === undefined)) {
+  if (
+    props &&
+    typeof props === 'object' &&
+    !('additionalProperties' in n) &&
+    (n['type'] === 'object' || n['type'] === undefined)
+  ) {
     n['additionalProperties'] = false;
   }
   if (props && typeof props === 'object') {
@@ -71,10 +77,14 @@ function revision(version: ProtocolVersion, strict: boolean): RevisionSchemas {
   const key = `${version}:${strict}`;
   let r = loaded.get(key);
   if (r) return r;
-  const schema = JSON.parse(readFileSync(`${SPEC_DIR}schema/${version}/schema.json`, 'utf8')) as Node;
+  const schema = JSON.parse(
+    readFileSync(`${SPEC_DIR}schema/${version}/schema.json`, 'utf8'),
+  ) as Node;
   if (strict) strictify(schema);
   const is2020 = String(schema['$schema']).includes('2020-12');
-  const ajv = is2020 ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
+  const ajv = is2020
+    ? new Ajv2020({ strict: false, allErrors: true })
+    : new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   schema['$id'] = `urn:mcp:${key}`;
   ajv.addSchema(schema);
@@ -90,7 +100,12 @@ export function hasDefinition(version: ProtocolVersion, name: string): boolean {
 }
 
 /** Validates `value` against definition `name`; returns the problems (empty when valid). */
-export function validateDefinition(version: ProtocolVersion, name: string, value: unknown, strict = true): string[] {
+export function validateDefinition(
+  version: ProtocolVersion,
+  name: string,
+  value: unknown,
+  strict = true,
+): string[] {
   const r = revision(version, strict);
   let validate = r.cache.get(name);
   if (!validate) {
@@ -99,7 +114,9 @@ export function validateDefinition(version: ProtocolVersion, name: string, value
     r.cache.set(name, validate);
   }
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${name}${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${name}${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`,
+  );
 }
 
 const RESULT_OF: Record<string, string> = {
@@ -155,11 +172,20 @@ export function validateMessage(
   if ('error' in m) {
     // JSON-RPC 2.0 requires id:null when the request id could not be read; revisions before
     // 2025-11-25 cannot express that, so such an error is checked against the newest schema.
-    if (m['id'] === null) return validateDefinition('2025-11-25', 'JSONRPCErrorResponse', { ...m, id: undefined }).filter((e) => !e.includes('/id'));
+    if (m['id'] === null)
+      return validateDefinition('2025-11-25', 'JSONRPCErrorResponse', {
+        ...m,
+        id: undefined,
+      }).filter((e) => !e.includes('/id'));
     return validateDefinition(version, modern ? 'JSONRPCErrorResponse' : 'JSONRPCError', m);
   }
   if ('result' in m) {
-    const envelope = validateDefinition(version, modern ? 'JSONRPCResultResponse' : 'JSONRPCResponse', m, false);
+    const envelope = validateDefinition(
+      version,
+      modern ? 'JSONRPCResultResponse' : 'JSONRPCResponse',
+      m,
+      false,
+    );
     const method = methodOf(m['id'] as string | number);
     const def = method ? RESULT_OF[method] : undefined;
     if (!def) return [...envelope, `response to an unknown request ${String(m['id'])}`];
@@ -168,12 +194,14 @@ export function validateMessage(
   const method = String(m['method']);
   if ('id' in m) {
     const def = REQUEST_OF[method];
-    if (!def || !hasDefinition(version, def)) return [`request ${method} does not exist in ${version}`];
+    if (!def || !hasDefinition(version, def))
+      return [`request ${method} does not exist in ${version}`];
     const envelope = validateDefinition(version, 'JSONRPCRequest', m, false);
     return [...envelope, ...validateDefinition(version, def, modern ? m : strip(m))];
   }
   const def = NOTIFICATION_OF[method];
-  if (!def || !hasDefinition(version, def)) return [`notification ${method} does not exist in ${version}`];
+  if (!def || !hasDefinition(version, def))
+    return [`notification ${method} does not exist in ${version}`];
   const envelope = validateDefinition(version, 'JSONRPCNotification', m, false);
   return [...envelope, ...validateDefinition(version, def, modern ? m : strip(m))];
 }

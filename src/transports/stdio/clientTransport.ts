@@ -44,7 +44,11 @@ export class StdioClientTransport implements Transport {
   private readonly decoder;
 
   constructor(private readonly options: StdioClientOptions) {
-    this.decoder = decoderFor(this, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    this.decoder = decoderFor(
+      this,
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    );
   }
 
   /** The child's stderr when `stderr: 'pipe'`. */
@@ -79,7 +83,11 @@ export class StdioClientTransport implements Transport {
       child.once('spawn', resolve);
       child.once('error', (error) => {
         this.finish();
-        reject(new LocalError('transport', `Could not start ${this.options.command}: ${error.message}`, { cause: error }));
+        reject(
+          new LocalError('transport', `Could not start ${this.options.command}: ${error.message}`, {
+            cause: error,
+          }),
+        );
       });
     });
     child.on('error', (error) => this.onerror?.(error));
@@ -87,7 +95,8 @@ export class StdioClientTransport implements Transport {
 
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     const stdin = this.child?.stdin;
-    if (this.closedFlag || !stdin || stdin.destroyed) throw new LocalError('closed', 'The server process is not running');
+    if (this.closedFlag || !stdin || stdin.destroyed)
+      throw new LocalError('closed', 'The server process is not running');
     if (stdin.write(encodeLine(message))) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
@@ -106,7 +115,10 @@ export class StdioClientTransport implements Transport {
     if (!child || this.closedFlag) return;
     const grace = this.options.shutdownGraceMs ?? 2000;
     const waitExit = (ms: number): Promise<boolean> =>
-      Promise.race([this.exited?.then(() => true) ?? Promise.resolve(true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      Promise.race([
+        this.exited?.then(() => true) ?? Promise.resolve(true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
+      ]);
     child.stdin?.end();
     if (await waitExit(grace)) return;
     child.kill('SIGTERM');

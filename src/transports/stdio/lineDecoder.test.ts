@@ -60,7 +60,7 @@ describe('LineDecoder', () => {
     expect(out).toEqual(['line:{"a":1}', 'line:{"b":2}']);
   });
 
-  it('does not keep a reference to the caller\'s buffer', () => {
+  it("does not keep a reference to the caller's buffer", () => {
     const { out, decoder } = collect();
     const buffer = bytes('{"a":');
     decoder.push(buffer);

@@ -11,7 +11,11 @@ import { LineDecoder } from './lineDecoder.js';
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** Builds the decoder that feeds `transport`'s callbacks. */
-export function decoderFor(transport: Transport, maxMessageBytes: number, maxDepth: number): LineDecoder {
+export function decoderFor(
+  transport: Transport,
+  maxMessageBytes: number,
+  maxDepth: number,
+): LineDecoder {
   return new LineDecoder(
     {
       line(text) {
@@ -20,11 +24,17 @@ export function decoderFor(transport: Transport, maxMessageBytes: number, maxDep
         else transport.ondecodeerror?.(decoded.error, decoded.hint);
       },
       oversized(head, limit) {
-        const error = new RpcError(ErrorCode.InvalidRequest, `Message exceeds the ${limit}-byte limit and was discarded`);
+        const error = new RpcError(
+          ErrorCode.InvalidRequest,
+          `Message exceeds the ${limit}-byte limit and was discarded`,
+        );
         transport.ondecodeerror?.(error, peekEnvelope(head));
       },
       invalidUtf8() {
-        transport.ondecodeerror?.(new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8'), { hasMethod: false });
+        transport.ondecodeerror?.(
+          new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8'),
+          { hasMethod: false },
+        );
       },
     },
     maxMessageBytes,

@@ -18,7 +18,8 @@ function lines(stream: PassThrough): string[] {
   return out;
 }
 
-const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
+const init =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
 
 describe('StdioServerTransport', () => {
   it('serves newline-delimited messages and writes only JSON-RPC lines', async () => {
@@ -34,7 +35,9 @@ describe('StdioServerTransport', () => {
     stdin.write(Buffer.from([0xc3, 0x28, 0x0a]));
     stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
     await sleep(30);
-    const parsed = out.map((l) => JSON.parse(l) as { id: unknown; result?: unknown; error?: { code: number } });
+    const parsed = out.map(
+      (l) => JSON.parse(l) as { id: unknown; result?: unknown; error?: { code: number } },
+    );
     // Responses may overtake one another; what matters is that each arrives once.
     expect(parsed).toHaveLength(5);
     const byId = (id: unknown) => parsed.filter((m) => m.id === id);
@@ -50,10 +53,15 @@ describe('StdioServerTransport', () => {
     const server = new McpServer({ name: 's', version: '1' });
     await server.connect(new StdioServerTransport({ stdin, stdout, maxMessageBytes: 1024 }));
     stdin.write(init);
-    stdin.write(`{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"x","arguments":{"pad":"${'a'.repeat(5000)}"}}}\n`);
+    stdin.write(
+      `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"x","arguments":{"pad":"${'a'.repeat(5000)}"}}}\n`,
+    );
     stdin.write('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
     await sleep(30);
-    expect(JSON.parse(out[1] ?? '')).toMatchObject({ id: 'big', error: { code: -32600, message: expect.stringContaining('1024-byte limit') } });
+    expect(JSON.parse(out[1] ?? '')).toMatchObject({
+      id: 'big',
+      error: { code: -32600, message: expect.stringContaining('1024-byte limit') },
+    });
     expect(JSON.parse(out[2] ?? '')).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });
 
@@ -73,7 +81,8 @@ describe('StdioServerTransport', () => {
     server.registerTool('big', {}, () => 'x'.repeat(1000));
     await server.connect(new StdioServerTransport({ stdin, stdout }));
     stdin.write(init);
-    for (let i = 1; i <= 50; i++) stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"big"}}\n`);
+    for (let i = 1; i <= 50; i++)
+      stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"big"}}\n`);
     await sleep(50);
     expect(stdin.isPaused()).toBe(true);
     const handledWhilePaused = written.length + stdout.writableLength;
@@ -84,6 +93,12 @@ describe('StdioServerTransport', () => {
       await sleep(1);
     }
     expect(handledWhilePaused).toBeGreaterThan(0);
-    expect(written.join('').trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([...Array(51).keys()]);
+    expect(
+      written
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: number }).id),
+    ).toEqual([...Array(51).keys()]);
   });
 });

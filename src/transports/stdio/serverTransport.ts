@@ -42,7 +42,11 @@ export class StdioServerTransport implements Transport {
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.write = this.stdout.write.bind(this.stdout) as (chunk: string) => boolean;
-    this.decoder = decoderFor(this, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    this.decoder = decoderFor(
+      this,
+      options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    );
   }
 
   private readonly onData = (chunk: Buffer | string): void => {

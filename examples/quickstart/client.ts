@@ -1,0 +1,15 @@
+import { McpClient } from 'toolwire';
+import { StdioClientTransport } from 'toolwire/stdio';
+
+const client = new McpClient({ name: 'quickstart', version: '1.0.0' });
+await client.connect(
+  new StdioClientTransport({
+    command: 'node',
+    args: [new URL('./server.js', import.meta.url).pathname],
+  }),
+);
+
+console.log((await client.listTools()).map((tool) => tool.name));
+const result = await client.callTool('forecast', { city: 'Lisbon' });
+console.log(result.structuredContent);
+await client.close();

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommand, UsageError } from './args.js';
+import { typedArguments } from './typedArguments.js';
+import { progressBar } from './progressBar.js';
+
+describe('parseCommand', () => {
+  it('parses serve, list and call', () => {
+    expect(parseCommand(['serve', 'srv.js'])).toEqual({
+      kind: 'serve',
+      module: 'srv.js',
+      exportName: undefined,
+    });
+    expect(parseCommand(['serve', 'srv.js', '--export', 'make'])).toMatchObject({
+      exportName: 'make',
+    });
+    expect(parseCommand(['list', '--', 'node', 's.js', '--verbose'])).toEqual({
+      kind: 'list',
+      target: { command: 'node', args: ['s.js', '--verbose'] },
+      jsonOutput: false,
+    });
+    expect(
+      parseCommand([
+        'call',
+        'add',
+        '--arg',
+        'a=1',
+        '--arg',
+        'b=x=y',
+        '--json',
+        '{"c":true}',
+        '--timeout',
+        '500',
+        '--json-output',
+        '--',
+        'srv',
+      ]),
+    ).toEqual({
+      kind: 'call',
+      tool: 'add',
+      target: { command: 'srv', args: [] },
+      pairs: [
+        ['a', '1'],
+        ['b', 'x=y'],
+      ],
+      json: { c: true },
+      jsonOutput: true,
+      timeoutMs: 500,
+    });
+    expect(parseCommand([])).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    [['frobnicate'], /Unknown command/],
+    [['list'], /after "--"/],
+    [['list', '--'], /after "--"/],
+    [['call', '--', 'srv'], /exactly one tool/],
+    [['call', 't', '--arg', 'novalue', '--', 's'], /key=value/],
+    [['call', 't', '--json', '[1]', '--', 's'], /JSON object/],
+    [['call', 't', '--json', '{bad', '--', 's'], /not valid JSON/],
+    [['call', 't', '--timeout', '-1', '--', 's'], /--timeout/],
+    [['call', 't', '--unknown', '--', 's'], /Unknown option/],
+    [['serve'], /exactly one module/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(UsageError);
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+});
+
+describe('typedArguments', () => {
+  const tool = {
+    name: 't',
+    inputSchema: {
+      type: 'object' as const,
+      properties: {
+        name: { type: 'string' },
+        n: { type: 'integer' },
+        on: { type: 'boolean' },
+        list: { type: 'array' },
+        any: {},
+      },
+    },
+  };
+  it('types values from the input schema, --arg over --json', () => {
+    expect(
+      typedArguments(tool, { name: 'from json', extra: 1 }, [
+        ['name', '007'],
+        ['n', '42'],
+        ['on', 'false'],
+        ['list', '[1,2]'],
+        ['any', '{"a":1}'],
+        ['unknown', 'plain'],
+      ]),
+    ).toEqual({
+      name: '007',
+      n: 42,
+      on: false,
+      list: [1, 2],
+      any: { a: 1 },
+      extra: 1,
+      unknown: 'plain',
+    });
+  });
+  it('refuses a value of the wrong type', () => {
+    expect(() => typedArguments(tool, undefined, [['n', 'many']])).toThrow(/expected integer/);
+  });
+  it('cannot be tricked into changing a prototype', () => {
+    const args = typedArguments(tool, undefined, [['__proto__', '{"polluted":true}']]);
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('progressBar', () => {
+  it('draws on a terminal and stays silent elsewhere', () => {
+    const written: string[] = [];
+    const bar = progressBar({ isTTY: true, columns: 80, write: (t: string) => written.push(t) });
+    bar.update({ progress: 1, total: 4, message: 'step' });
+    bar.done();
+    expect(written[0]).toContain('25% step');
+    expect(written[1]).toBe('\r\x1b[2K');
+    const quiet: string[] = [];
+    const off = progressBar({ isTTY: false, write: (t: string) => quiet.push(t) });
+    off.update({ progress: 1 });
+    expect(quiet).toEqual([]);
+  });
+});

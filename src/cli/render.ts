@@ -1,0 +1,78 @@
+/**
+ * @module Readable text for tools and tool results, as the CLI prints them.
+ */
+import type { CallToolResult, ContentBlock, Tool } from '../index.js';
+
+function sizeOfBase64(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
+}
+
+function describeType(schema: unknown): string {
+  if (typeof schema !== 'object' || schema === null) return 'any';
+  const s = schema as { type?: unknown; enum?: unknown[]; items?: unknown };
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (s.type === 'array') return `${describeType(s.items)}[]`;
+  if (typeof s.type === 'string') return s.type;
+  if (Array.isArray(s.type)) return s.type.join(' | ');
+  return 'any';
+}
+
+/** One tool as a few readable lines. */
+export function renderTool(tool: Tool): string {
+  const display = tool.title ?? tool.annotations?.title;
+  const lines = [display && display !== tool.name ? `${tool.name} (${display})` : tool.name];
+  if (tool.description) lines.push(`  ${tool.description.replace(/\s*\n\s*/g, ' ')}`);
+  const properties = (tool.inputSchema.properties ?? {}) as Record<
+    string,
+    { description?: string }
+  >;
+  const required = new Set(tool.inputSchema.required ?? []);
+  for (const [name, schema] of Object.entries(properties)) {
+    const flag = required.has(name) ? '' : '?';
+    const about = schema.description ? `  ${schema.description}` : '';
+    lines.push(`    ${name}${flag}: ${describeType(schema)}${about}`);
+  }
+  const hints = tool.annotations;
+  if (hints) {
+    const marks = [
+      hints.readOnlyHint ? 'read-only' : undefined,
+      hints.destructiveHint === false ? 'non-destructive' : undefined,
+      hints.idempotentHint ? 'idempotent' : undefined,
+      hints.openWorldHint === false ? 'closed-world' : undefined,
+    ].filter(Boolean);
+    if (marks.length > 0) lines.push(`  hints (untrusted): ${marks.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+function renderBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${block.mimeType}, ${sizeOfBase64(block.data)} bytes]`;
+    case 'resource_link':
+      return `[link ${block.title ?? block.name} <${block.uri}>${block.description ? ` ${block.description}` : ''}]`;
+    case 'resource': {
+      const r = block.resource;
+      if ('text' in r) return `[resource ${r.uri}]\n${r.text}`;
+      return `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ''}, ${sizeOfBase64(r.blob)} bytes]`;
+    }
+    default:
+      return `[unknown content ${JSON.stringify(block).slice(0, 80)}]`;
+  }
+}
+
+/** A tool result as text: its content blocks, then structured content unless a block already shows it. */
+export function renderResult(result: CallToolResult): string {
+  const parts = result.content.map(renderBlock);
+  if (result.structuredContent !== undefined) {
+    const json = JSON.stringify(result.structuredContent);
+    if (!result.content.some((b) => b.type === 'text' && b.text === json)) {
+      parts.push(JSON.stringify(result.structuredContent, null, 2));
+    }
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,66 @@
+// The layer rules of STYLE.md §1, checked by reading every import (so nobody can quietly turn the
+// ESLint zones off). Also checks that the entry files export names only (no `export *`).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [
+    ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm),
+  ].map((m) => m[1] ?? m[2] ?? '');
+}
+
+function layerOf(path: string): string {
+  const rel = relative(SRC, path);
+  return rel.includes('/') ? (rel.split('/')[0] as string) : 'entry';
+}
+
+const ALLOWED: Record<string, string[]> = {
+  jsonrpc: ['jsonrpc'],
+  protocol: ['jsonrpc', 'protocol'],
+  server: ['jsonrpc', 'protocol', 'server'],
+  client: ['jsonrpc', 'protocol', 'client'],
+  transports: ['jsonrpc', 'transports'],
+  cli: ['cli', 'entry'],
+};
+const RUNTIME_NEUTRAL = new Set(['jsonrpc', 'protocol', 'server', 'client']);
+
+describe('layering', () => {
+  const files = sources(SRC);
+  it('finds the source tree', () => expect(files.length).toBeGreaterThan(30));
+
+  for (const file of files) {
+    const from = layerOf(file);
+    const allowed = ALLOWED[from];
+    if (!allowed) continue;
+    it(`${relative(SRC, file)} imports only what its layer may`, () => {
+      for (const spec of importsOf(file)) {
+        if (spec.startsWith('node:')) {
+          expect(RUNTIME_NEUTRAL.has(from), `${from} must not import ${spec}`).toBe(false);
+          continue;
+        }
+        if (!spec.startsWith('.')) continue; // packages
+        const target = layerOf(resolve(dirname(file), spec));
+        expect(allowed, `${relative(SRC, file)} imports ${spec} (${target})`).toContain(target);
+      }
+    });
+  }
+
+  it('entry files list named exports only', () => {
+    for (const entry of ['index.ts', 'server.ts', 'client.ts', 'stdio.ts']) {
+      expect(readFileSync(join(SRC, entry), 'utf8')).not.toMatch(/export \*/);
+    }
+  });
+});

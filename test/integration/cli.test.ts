@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CLI, EVERYTHING, QUICKSTART_CLIENT } from '../support/paths.js';
+
+function toolwire(...args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const server = ['--', process.execPath, CLI, 'serve', EVERYTHING];
+
+describe('toolwire CLI', () => {
+  it('lists tools readably and as JSON', () => {
+    const text = toolwire('list', ...server);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('add (Add)\n  Adds two numbers');
+    expect(text.stdout).toContain('    a: number');
+    const json = toolwire('list', '--json-output', ...server);
+    const parsed = JSON.parse(json.stdout) as { tools: Array<{ name: string }> };
+    expect(parsed.tools.map((t) => t.name)).toContain('weather');
+  });
+
+  it('calls a tool with typed --arg values and --json', () => {
+    expect(toolwire('call', 'add', '--arg', 'a=2', '--arg', 'b=40', ...server)).toMatchObject({
+      code: 0,
+      stdout: '{"sum":42}\n',
+    });
+    expect(toolwire('call', 'echo', '--arg', 'message=007', ...server).stdout).toBe('007\n');
+    const json = toolwire(
+      'call',
+      'weather',
+      '--json',
+      '{"city":"Oslo"}',
+      '--json-output',
+      ...server,
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      structuredContent: { city: 'Oslo', units: 'celsius' },
+    });
+  });
+
+  it('renders every content type', () => {
+    const out = toolwire('call', 'resources', ...server).stdout;
+    expect(out).toContain('[link Read me <file:///project/README.md> Project readme]');
+    expect(out).toContain('Hello from an embedded resource');
+    expect(out).toMatch(/\[resource file:\/\/\/project\/pixel.png image\/png, \d+ bytes\]/);
+    expect(toolwire('call', 'sample_audio', ...server).stdout).toMatch(
+      /\[audio audio\/wav, 844 bytes\]/,
+    );
+  });
+
+  it('exits 1 for a tool error, 3 for a protocol error, 2 for a usage error', () => {
+    const failed = toolwire('call', 'fail', ...server);
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(failed.stderr).toContain('always fails');
+    const unknown = toolwire('call', 'nope', ...server);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('Unknown tool: nope');
+    expect(toolwire('call', 'add').code).toBe(2);
+    expect(toolwire('call', 'add', '--', '/no/such/server').code).toBe(3);
+  });
+
+  it('serve refuses a module without a server', () => {
+    const r = toolwire('serve', CLI);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/exports no McpServer|cannot load/);
+  });
+});
+
+describe('examples', () => {
+  it('the README quick-start client runs against the quick-start server', () => {
+    const r = spawnSync(process.execPath, [QUICKSTART_CLIENT], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("[ 'forecast' ]");
+    expect(r.stdout).toContain("{ city: 'Lisbon', celsius: 21.5 }");
+  });
+});

@@ -1,0 +1,9 @@
+/** @module Paths of built artefacts the integration tests run as processes. */
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = `${ROOT}dist/cli/main.js`;
+export const EVERYTHING = `${ROOT}build/examples/everything/server.js`;
+export const QUICKSTART_SERVER = `${ROOT}build/examples/quickstart/server.js`;
+export const QUICKSTART_CLIENT = `${ROOT}build/examples/quickstart/client.js`;
+export const NOISY = `${ROOT}build/test/fixtures/noisyServer.js`;
