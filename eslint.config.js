@@ -1,10 +1,23 @@
 // Lint rules are the style: type-checked typescript-eslint, layer boundaries that mirror
-// STYLE.md §1 (and test/contract/layering.test.ts), camelCase file names, small files.
-import importX from 'eslint-plugin-import-x';
+// STYLE.md §1 (also checked by test/contract/layering.test.ts), camelCase file names, small files.
+// Layers use ESLint's built-in no-restricted-imports rather than eslint-plugin-import-x: that
+// plugin's native resolver leaves platform packages out of package-lock.json, which breaks npm ci.
 import unicorn from 'eslint-plugin-unicorn';
 import tseslint from 'typescript-eslint';
 
-const layer = (target, from, message) => ({ target, from, message });
+const LAYERS = ['jsonrpc', 'protocol', 'server', 'client', 'transports', 'cli'];
+
+/** Forbids imports of the named sibling layers from files of `layer` (src/<layer>/**). */
+function layer(name, forbidden, message, extra = []) {
+  const depth = ['../', '../../'];
+  const group = forbidden.flatMap((f) => depth.map((d) => `${d}${f}/*`)).concat(extra);
+  return {
+    files: [`src/${name}/**/*.ts`],
+    ignores: ['src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
+  };
+}
+const NODE = ['node:*'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', '.bench-out/**'] },
@@ -14,7 +27,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { 'import-x': importX, unicorn },
+    plugins: { unicorn },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
@@ -24,79 +37,47 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      'unicorn/filename-case': ['error', { case: 'camelCase' }],
-      'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
       // Transports implement an async interface; some methods have nothing to await.
       '@typescript-eslint/require-await': 'off',
+      'unicorn/filename-case': ['error', { case: 'camelCase' }],
+      'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
     },
   },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
-    rules: {
-      'max-params': ['error', 3],
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            layer(
-              './src/jsonrpc',
-              ['./src/protocol', './src/server', './src/client', './src/transports', './src/cli'],
-              'L0 jsonrpc imports nothing above it',
-            ),
-            layer(
-              './src/protocol',
-              ['./src/server', './src/client', './src/transports', './src/cli'],
-              'L1 protocol imports only jsonrpc',
-            ),
-            layer(
-              './src/server',
-              ['./src/client', './src/transports', './src/cli'],
-              'L2 server imports only jsonrpc and protocol',
-            ),
-            layer(
-              './src/client',
-              ['./src/server', './src/transports', './src/cli'],
-              'L2 client imports only jsonrpc and protocol',
-            ),
-            layer(
-              './src/transports',
-              ['./src/protocol', './src/server', './src/client', './src/cli'],
-              'transports import only jsonrpc',
-            ),
-            layer(
-              './src/cli',
-              [
-                './src/jsonrpc',
-                './src/protocol',
-                './src/server',
-                './src/client',
-                './src/transports',
-              ],
-              'the CLI imports only entry files',
-            ),
-          ],
-        },
-      ],
-    },
+    rules: { 'max-params': ['error', 3] },
   },
-  {
-    files: [
-      'src/jsonrpc/**/*.ts',
-      'src/protocol/**/*.ts',
-      'src/server/**/*.ts',
-      'src/client/**/*.ts',
-    ],
-    ignores: ['src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [{ group: ['node:*'], message: 'L0-L2 are runtime-neutral: no Node imports' }],
-        },
-      ],
-    },
-  },
+  layer(
+    'jsonrpc',
+    LAYERS.filter((l) => l !== 'jsonrpc'),
+    'L0 jsonrpc imports nothing above it, and no Node',
+    NODE,
+  ),
+  layer(
+    'protocol',
+    ['server', 'client', 'transports', 'cli'],
+    'L1 protocol imports only jsonrpc, and no Node',
+    NODE,
+  ),
+  layer(
+    'server',
+    ['client', 'transports', 'cli'],
+    'L2 server imports only jsonrpc and protocol, and no Node',
+    NODE,
+  ),
+  layer(
+    'client',
+    ['server', 'transports', 'cli'],
+    'L2 client imports only jsonrpc and protocol, and no Node',
+    NODE,
+  ),
+  layer('transports', ['protocol', 'server', 'client', 'cli'], 'transports import only jsonrpc'),
+  layer(
+    'cli',
+    ['jsonrpc', 'protocol', 'server', 'client', 'transports'],
+    'the CLI imports only entry files',
+  ),
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts', 'scripts/**/*.ts'],
     rules: {
@@ -106,7 +87,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/require-await': 'off',
     },
   },
 );
