@@ -6,14 +6,33 @@
  * `title` sent to a 2024-11-05 peer fails here. The strict variant is itself checked against the
  * official examples (test/contract/specSchemas.test.ts).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
 
-export const SPEC_DIR = fileURLToPath(new URL('../../../shared/spec/', import.meta.url));
+/**
+ * The official spec material (../shared/spec): TOOLWIRE_SPEC_DIR when set, else the `shared/`
+ * folder beside the checkout, else the workplace's. A missing copy fails the tests loudly.
+ */
+function findSpecDir(): string {
+  const candidates = [
+    process.env['TOOLWIRE_SPEC_DIR'],
+    fileURLToPath(new URL('../../../shared/spec/', import.meta.url)),
+    '/work/shared/spec/',
+  ];
+  for (const dir of candidates) {
+    if (dir && existsSync(`${dir}/schema/2025-11-25/schema.json`))
+      return dir.endsWith('/') ? dir : `${dir}/`;
+  }
+  throw new Error(
+    `The official MCP schemas were not found (looked in ${candidates.filter(Boolean).join(', ')}). Set TOOLWIRE_SPEC_DIR.`,
+  );
+}
+
+export const SPEC_DIR = findSpecDir();
 
 /** Object properties whose values are user data or open by design: never closed. */
 const OPEN = new Set([
