@@ -7,3 +7,5 @@ export const EVERYTHING = `${ROOT}build/examples/everything/server.js`;
 export const QUICKSTART_SERVER = `${ROOT}build/examples/quickstart/server.js`;
 export const QUICKSTART_CLIENT = `${ROOT}build/examples/quickstart/client.js`;
 export const NOISY = `${ROOT}build/test/fixtures/noisyServer.js`;
+export const SDK_SERVER = `${ROOT}build/test/fixtures/sdkServer.js`;
+export const SDK_CLIENT = `${ROOT}build/test/fixtures/sdkClient.js`;
