@@ -3,7 +3,7 @@
  * ping) with the application's handlers; a request without a handler is -32601.
  */
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import type { IncomingRequestContext } from '../jsonrpc/connection.js';
+import type { IncomingRequestContext } from '../jsonrpc/incomingRequest.js';
 import { isPlainObject } from '../jsonrpc/guards.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
 import type {

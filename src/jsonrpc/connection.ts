@@ -4,6 +4,9 @@
  * on concurrent incoming requests. Server and client each compose one (STYLE.md §2.3).
  */
 import { BatchCollector } from './batch.js';
+import { IncomingRequest, type IncomingRequestContext } from './incomingRequest.js';
+
+export type { IncomingRequestContext } from './incomingRequest.js';
 import type { EnvelopeHint } from './decode.js';
 import { ErrorCode, LocalError, RpcError, toRpcError } from './errors.js';
 import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
@@ -19,17 +22,6 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from './types.js';
-
-/** What a request handler learns about the request besides its params. */
-export interface IncomingRequestContext {
-  readonly id: RequestId;
-  readonly method: string;
-  /** Aborted when the peer cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-  readonly info: MessageInfo | undefined;
-  /** True when the request arrived inside a batch. */
-  readonly inBatch: boolean;
-}
 
 /** Answers one incoming request; throw an {@link RpcError} to answer with an error. */
 export type RequestHandler = (
@@ -78,19 +70,10 @@ export interface ConnectionOptions {
   onerror?: (error: Error) => void;
 }
 
-interface InFlight {
-  readonly id: RequestId;
-  readonly controller: AbortController;
-  readonly method: string;
-  /** The batch the request arrived in, whose response it joins. */
-  readonly batch: BatchCollector | undefined;
-  cancelled: boolean;
-}
-
 /** One JSON-RPC peer-to-peer connection. */
 export class Connection {
   private readonly pending: PendingRequests;
-  private readonly inFlight = new Map<RequestId, InFlight>();
+  private readonly inFlight = new Map<RequestId, IncomingRequest>();
   private readonly closeListeners: Array<() => void> = [];
   private nextId = 1;
   private started = false;
@@ -260,10 +243,10 @@ export class Connection {
       if (!isRequestId(requestId)) return;
       const entry = this.inFlight.get(requestId);
       // initialize must never be cancelled (lifecycle); unknown or finished ids are ignored.
-      if (!entry || entry.cancelled || entry.method === 'initialize') return;
-      entry.cancelled = true;
+      if (!entry || entry.cancelledByPeer || entry.method === 'initialize') return;
+      entry.cancelledByPeer = true;
       const reason = message.params?.['reason'];
-      entry.controller.abort(
+      entry.cancel(
         new LocalError('aborted', typeof reason === 'string' ? reason : 'Cancelled by the peer'),
       );
       return;
@@ -307,21 +290,9 @@ export class Connection {
       this.respond(this.errorResponse(id, ErrorCode.ServerBusy, message), batch);
       return;
     }
-    const entry: InFlight = {
-      id,
-      controller: new AbortController(),
-      method: request.method,
-      cancelled: false,
-      batch,
-    };
+    const entry = new IncomingRequest(request, info, batch);
     this.inFlight.set(id, entry);
-    const context: IncomingRequestContext = {
-      id,
-      method: request.method,
-      signal: entry.controller.signal,
-      info,
-      inBatch: batch !== undefined,
-    };
+    const context: IncomingRequestContext = entry;
     let outcome: JsonObject | Promise<JsonObject>;
     try {
       outcome = this.handlers.request(request, context);
@@ -340,12 +311,12 @@ export class Connection {
   }
 
   private finishRequest(
-    entry: InFlight,
+    entry: IncomingRequest,
     outcome: { result: JsonObject } | { error: unknown },
   ): void {
     const { id, batch } = entry;
     if (this.inFlight.get(id) === entry) this.inFlight.delete(id);
-    if (entry.cancelled || this.closedFlag) {
+    if (entry.cancelledByPeer || this.closedFlag) {
       batch?.skip();
       return;
     }
@@ -415,10 +386,13 @@ export class Connection {
     relatedId: RequestId | undefined,
   ): void {
     if (this.closedFlag) return;
-    this.transport.send(message, sendOptions(relatedId)).catch((error: unknown) => {
-      this.report(new LocalError('send-failed', 'Could not send a response', { cause: error }));
-    });
+    this.transport.send(message, sendOptions(relatedId)).catch(this.onResponseSendFailed);
   }
+
+  /** Bound once: a response is sent per request, so no closure per send. */
+  private readonly onResponseSendFailed = (error: unknown): void => {
+    this.report(new LocalError('send-failed', 'Could not send a response', { cause: error }));
+  };
 
   private report(error: Error): void {
     this.options.onerror?.(error);
@@ -429,7 +403,7 @@ export class Connection {
     this.closedFlag = true;
     this.pending.failAll(new LocalError('closed', 'Connection closed'));
     for (const entry of this.inFlight.values()) {
-      entry.controller.abort(new LocalError('closed', 'Connection closed'));
+      entry.cancel(new LocalError('closed', 'Connection closed'));
     }
     this.inFlight.clear();
     for (const listener of this.closeListeners.splice(0)) {

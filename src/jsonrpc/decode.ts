@@ -45,8 +45,8 @@ function skipString(text: string, start: number): number {
  * `indexOf`, so the cost is close to one pass over the structural characters only.
  */
 export function exceedsDepth(text: string, limit: number): boolean {
-  // A text shorter than 2 * (limit + 1) cannot open limit + 1 containers and close them.
-  if (text.length <= limit) return false;
+  // Nesting d levels takes at least 2d bracket characters, so a short text cannot be too deep.
+  if (text.length < 2 * (limit + 1)) return false;
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {

@@ -104,11 +104,30 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
 }
 
 /**
- * Compiles a JSON Schema once. Throws {@link SchemaError} when the schema is not valid for its
- * dialect or the dialect is not supported.
+ * Validators already compiled, by dialect and schema text: servers often register many tools with
+ * the same schema, and each Ajv compile costs memory (generated code) and time. Bounded, because a
+ * server that keeps updating tools must not grow it forever; an evicted entry is only recompiled.
+ */
+const compiledByText = new Map<string, CompiledJsonSchema>();
+const MAX_CACHED = 512;
+
+/**
+ * Compiles a JSON Schema once (identical schemas share one validator). Throws {@link SchemaError}
+ * when the schema is not valid for its dialect or the dialect is not supported.
  */
 export function compileJsonSchema(schema: object): CompiledJsonSchema {
   const dialect = dialectOf(schema);
+  const key = `${dialect}\u0000${JSON.stringify(schema)}`;
+  const cached = compiledByText.get(key);
+  if (cached) return cached;
+  const compiled = compileUncached(schema, dialect);
+  if (compiledByText.size >= MAX_CACHED)
+    compiledByText.delete(compiledByText.keys().next().value as string);
+  compiledByText.set(key, compiled);
+  return compiled;
+}
+
+function compileUncached(schema: object, dialect: JsonSchemaDialect): CompiledJsonSchema {
   const ajv = ajvFor(dialect);
   let check: ValidateFunction;
   try {

@@ -6,16 +6,18 @@
 import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import { describeIssues } from '../protocol/jsonSchema.js';
+import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
 import { parseCallToolParams } from '../protocol/params.js';
 import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { featuresOf } from '../protocol/versions.js';
+import { featuresOf, type RevisionFeatures } from '../protocol/versions.js';
 import type { RateLimiter, RateLimitRule } from './rateLimiter.js';
 import { checkToolResult } from './resultCheck.js';
 import { toolError, ToolError } from './results.js';
-import { createToolContext, type SessionPort, type ToolContext } from './toolContext.js';
+import { CallContext, type SessionPort } from './toolContext.js';
+import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { ToolEntry } from './toolDefinition.js';
+import type { ToolSchemaCheck } from './toolSchema.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {
@@ -38,34 +40,52 @@ export interface CallDependencies {
 export interface CallRequest {
   readonly id: RequestId;
   readonly params: JsonObject | undefined;
-  readonly signal: AbortSignal;
+  /** The request as the connection tracks it; its cancellation is created only when needed. */
+  readonly incoming: { readonly cancellation: Cancellation };
   readonly identity: Identity | undefined;
 }
 
 type Outcome =
   { kind: 'value'; value: unknown } | { kind: 'thrown'; error: unknown } | { kind: 'aborted' };
 
-function runHandler(entry: ToolEntry, args: unknown, context: ToolContext): Promise<Outcome> {
-  const signal = context.signal;
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * Waits for a handler's promise under the call's deadline, racing the call's cancellation. The
+ * deadline cancels the request's own cancellation (one token per call); the connection still
+ * answers, because only a peer's notifications/cancelled suppresses a response.
+ */
+function settleWithin(
+  pending: PromiseLike<unknown>,
+  call: { entry: ToolEntry; cancellation: Cancellation; timeoutMs: number },
+): Promise<Outcome> {
+  const { entry, cancellation, timeoutMs } = call;
   return new Promise<Outcome>((resolve) => {
-    if (signal.aborted) {
-      resolve({ kind: 'aborted' });
-      return;
-    }
-    const onAbort = (): void => resolve({ kind: 'aborted' });
-    signal.addEventListener('abort', onAbort, { once: true });
-    const settle = (outcome: Outcome): void => {
-      signal.removeEventListener('abort', onAbort);
+    // The first of these three to happen wins: the handler settles, the call is cancelled (by the
+    // peer or the session ending), or the deadline passes (which cancels the call).
+    const timer = setTimeout(() => {
+      cancellation.cancel(
+        new LocalError('timeout', `Tool "${entry.name}" did not finish within ${timeoutMs} ms`),
+      );
+    }, timeoutMs);
+    let settled = false;
+    const finish = (outcome: Outcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       resolve(outcome);
     };
-    try {
-      Promise.resolve(entry.handler(args as never, context)).then(
-        (value) => settle({ kind: 'value', value }),
-        (error: unknown) => settle({ kind: 'thrown', error }),
-      );
-    } catch (error) {
-      settle({ kind: 'thrown', error });
-    }
+    cancellation.onCancel(() => finish({ kind: 'aborted' }));
+    pending.then(
+      (value) => finish({ kind: 'value', value }),
+      (error: unknown) => finish({ kind: 'thrown', error }),
+    );
   });
 }
 
@@ -77,37 +97,12 @@ function thrownToResult(deps: CallDependencies, entry: ToolEntry, error: unknown
   return toolError(`Tool "${entry.name}" failed with an internal error`);
 }
 
-async function checkOutput(
+/** The output-schema and serialisation half of {@link checkOutput}. */
+function finishStructured(
   deps: CallDependencies,
   entry: ToolEntry,
-  value: unknown,
-): Promise<CallToolResult> {
-  const checked = checkToolResult(value);
-  if (!checked.ok) {
-    deps.report(new Error(checked.problem), `tool "${entry.name}" returned an invalid result`);
-    return toolError(`Tool "${entry.name}" returned an invalid result: ${checked.problem}`);
-  }
-  const result = checked.result;
-  if (entry.output && result.isError !== true) {
-    if (result.structuredContent === undefined) {
-      deps.report(
-        new Error('no structuredContent'),
-        `tool "${entry.name}" broke its output schema`,
-      );
-      return toolError(
-        `Tool "${entry.name}" declares an output schema but returned no structured content`,
-      );
-    }
-    const check = await entry.output.validate(result.structuredContent);
-    if (!check.ok) {
-      const detail = describeIssues(check.issues);
-      deps.report(new Error(detail), `tool "${entry.name}" broke its output schema`);
-      return toolError(
-        `Tool "${entry.name}" returned structured content that does not match its output schema: ${detail}`,
-      );
-    }
-    result.structuredContent = check.value as Record<string, unknown>;
-  }
+  result: CallToolResult,
+): CallToolResult {
   if (
     result.structuredContent !== undefined &&
     result.content.length === 0 &&
@@ -118,17 +113,138 @@ async function checkOutput(
   return result;
 }
 
-/** Runs one `tools/call` and returns the result as the session's revision allows it. */
-export async function callTool(
+function outputBroken(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  issues: SchemaIssue[],
+): CallToolResult {
+  const detail = describeIssues(issues);
+  deps.report(new Error(detail), `tool "${entry.name}" broke its output schema`);
+  return toolError(
+    `Tool "${entry.name}" returned structured content that does not match its output schema: ${detail}`,
+  );
+}
+
+/** Checks what a handler returned; asynchronous only when an output schema validates asynchronously. */
+function checkOutput(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  value: unknown,
+): CallToolResult | Promise<CallToolResult> {
+  const checked = checkToolResult(value);
+  if (!checked.ok) {
+    deps.report(new Error(checked.problem), `tool "${entry.name}" returned an invalid result`);
+    return toolError(`Tool "${entry.name}" returned an invalid result: ${checked.problem}`);
+  }
+  const result = checked.result;
+  if (!entry.output || result.isError === true) return finishStructured(deps, entry, result);
+  if (result.structuredContent === undefined) {
+    deps.report(new Error('no structuredContent'), `tool "${entry.name}" broke its output schema`);
+    return toolError(
+      `Tool "${entry.name}" declares an output schema but returned no structured content`,
+    );
+  }
+  const apply = (check: ToolSchemaCheck): CallToolResult => {
+    if (!check.ok) return outputBroken(deps, entry, check.issues);
+    result.structuredContent = check.value as Record<string, unknown>;
+    return finishStructured(deps, entry, result);
+  };
+  const check = entry.output.validate(result.structuredContent);
+  return check instanceof Promise ? check.then(apply) : apply(check);
+}
+
+/** What the handler produced, turned into the result to send (before revision projection). */
+function resultOf(
+  deps: CallDependencies,
+  call: { entry: ToolEntry; timeoutMs: number },
+  outcome: Outcome,
+): CallToolResult | Promise<CallToolResult> {
+  const { entry, timeoutMs } = call;
+  if (outcome.kind === 'aborted') {
+    // A cancelled call gets no response at all (the connection drops it); a deadline gets one.
+    return toolError(`Tool "${entry.name}" did not finish within ${timeoutMs} ms`);
+  }
+  if (outcome.kind === 'thrown') return thrownToResult(deps, entry, outcome.error);
+  return checkOutput(deps, entry, outcome.value);
+}
+
+/** Runs the handler. A handler that returns a plain value is finished without any promise. */
+function execute(
+  deps: CallDependencies,
+  call: { entry: ToolEntry; args: unknown; context: CallContext; request: CallRequest },
+): CallToolResult | Promise<CallToolResult> {
+  const { entry, context, request } = call;
+  const timeoutMs = entry.timeoutMs ?? deps.defaultTimeoutMs;
+  let returned: unknown;
+  try {
+    returned = entry.handler(call.args as never, context);
+  } catch (error) {
+    context.finish();
+    return thrownToResult(deps, entry, error);
+  }
+  if (!isThenable(returned)) {
+    context.finish();
+    return checkOutput(deps, entry, returned);
+  }
+  const cancellation = request.incoming.cancellation;
+  return settleWithin(returned, { entry, cancellation, timeoutMs }).then((outcome) => {
+    context.finish();
+    return resultOf(deps, { entry, timeoutMs }, outcome);
+  });
+}
+
+/** Everything one call needs once its tool is found (one object instead of several closures). */
+interface CallPlan {
+  readonly deps: CallDependencies;
+  readonly session: SessionPort;
+  readonly request: CallRequest;
+  readonly entry: ToolEntry;
+  readonly meta: Record<string, unknown> | undefined;
+  readonly features: RevisionFeatures;
+}
+
+function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
+  return callToolResultForRevision(result, plan.features);
+}
+
+function afterValidation(
+  plan: CallPlan,
+  validated: ToolSchemaCheck,
+): CallToolResult | Promise<CallToolResult> {
+  const { entry, request } = plan;
+  if (!validated.ok) {
+    const message = `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`;
+    if (plan.features.inputErrorsAsResults) return toolError(message);
+    throw new RpcError(ErrorCode.InvalidParams, message, { issues: validated.issues });
+  }
+  const context = new CallContext({
+    session: plan.session,
+    requestId: request.id,
+    toolName: entry.name,
+    meta: plan.meta,
+    incoming: request.incoming,
+    identity: request.identity,
+  });
+  const result = execute(plan.deps, { entry, args: validated.value, context, request });
+  return result instanceof Promise
+    ? result.then((r) => projected(plan, r))
+    : projected(plan, result);
+}
+
+/**
+ * Runs one `tools/call` and returns the result as the session's revision allows it. Each step is
+ * synchronous unless it has to wait: a tool whose schema and handler are synchronous is answered
+ * without allocating a single promise.
+ */
+export function callTool(
   deps: CallDependencies,
   session: SessionPort,
   request: CallRequest,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   const params = parseCallToolParams(request.params);
   const entry = deps.findTool(params.name, session, request.identity);
   if (!entry)
     throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name.slice(0, 200)}`);
-  const features = featuresOf(session.info.protocolVersion);
 
   const rule = entry.rateLimit === false ? undefined : (entry.rateLimit ?? deps.defaultRateLimit);
   if (rule) {
@@ -140,45 +256,10 @@ export async function callTool(
     }
   }
 
-  const validated = await entry.input.validate(params.arguments ?? {});
-  if (!validated.ok) {
-    const message = `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`;
-    if (features.inputErrorsAsResults) return toolError(message);
-    throw new RpcError(ErrorCode.InvalidParams, message, { issues: validated.issues });
-  }
-
-  const timeoutMs = entry.timeoutMs ?? deps.defaultTimeoutMs;
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () =>
-      deadline.abort(
-        new LocalError('timeout', `Tool "${entry.name}" did not finish within ${timeoutMs} ms`),
-      ),
-    timeoutMs,
-  );
-  const signal = AbortSignal.any([request.signal, deadline.signal]);
-  const { context, finish } = createToolContext({
-    session,
-    requestId: request.id,
-    toolName: entry.name,
-    meta: params._meta,
-    signal,
-    identity: request.identity,
-  });
-  let result: CallToolResult;
-  try {
-    const outcome = await runHandler(entry, validated.value, context);
-    if (outcome.kind === 'aborted') {
-      // A cancelled call gets no response at all (the connection drops it); a deadline gets one.
-      result = toolError(`Tool "${entry.name}" did not finish within ${timeoutMs} ms`);
-    } else if (outcome.kind === 'thrown') {
-      result = thrownToResult(deps, entry, outcome.error);
-    } else {
-      result = await checkOutput(deps, entry, outcome.value);
-    }
-  } finally {
-    clearTimeout(timer);
-    finish();
-  }
-  return callToolResultForRevision(result, features);
+  const features = featuresOf(session.info.protocolVersion);
+  const plan: CallPlan = { deps, session, request, entry, meta: params._meta, features };
+  const validated = entry.input.validate(params.arguments ?? {});
+  return validated instanceof Promise
+    ? validated.then((v) => afterValidation(plan, v))
+    : afterValidation(plan, validated);
 }

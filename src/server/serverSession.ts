@@ -199,9 +199,9 @@ export class ServerSession implements SessionPort {
         return callTool(this.host.callDependencies, this, {
           id: request.id,
           params: request.params,
-          signal: context.signal,
+          incoming: context,
           identity,
-        }) as unknown as Promise<JsonObject>;
+        }) as unknown as JsonObject | Promise<JsonObject>;
       case 'logging/setLevel':
         this.logThreshold = LOGGING_LEVELS.indexOf(parseLoggingLevel(request.params));
         return {};

@@ -2,10 +2,11 @@
  * @module What a tool handler receives besides its arguments: cancellation, progress, logging,
  * requests to the client made on behalf of the call, the session and the caller's identity.
  */
+import type { Cancellation } from '../jsonrpc/cancellation.js';
 import { LocalError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
 import type { Identity } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
+import type { JsonObject, ProgressToken, RequestId } from '../jsonrpc/types.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -15,7 +16,6 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
-  LoggingMessageParams,
   Meta,
   ProgressParams,
 } from '../protocol/types.js';
@@ -73,130 +73,172 @@ export interface ToolContext {
 export interface SessionPort {
   readonly info: SessionInfo;
   readonly identity: Identity | undefined;
-  log(message: LoggingMessageParams, relatedRequestId?: RequestId): void;
+  log(
+    message: { level: LoggingLevel; logger?: string; data: unknown },
+    relatedRequestId?: RequestId,
+  ): void;
   sendProgress(params: ProgressParams, relatedRequestId: RequestId): void;
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
 }
 
-/** Builds the context of one call; `finish()` turns progress and logging into no-ops. */
-export function createToolContext(options: {
+const LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+
+/** What {@link CallContext} is built from. */
+export interface CallContextOptions {
   session: SessionPort;
   requestId: RequestId;
   toolName: string;
   meta: Meta | undefined;
-  signal: AbortSignal;
+  /** Whose cancellation the call follows (read lazily: most calls never need it). */
+  incoming: { readonly cancellation: Cancellation };
   identity: Identity | undefined;
-}): { context: ToolContext; finish: () => void } {
-  const { session, requestId, signal } = options;
-  const token = options.meta?.['progressToken'];
-  const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-  let active = true;
-  let lastProgress = -Infinity;
-  const caps = session.info.clientCapabilities;
-  const features = featuresOf(session.info.protocolVersion);
+}
 
-  const log = {} as Record<LoggingLevel, (data: unknown, logger?: string) => void>;
-  for (const level of [
-    'debug',
-    'info',
-    'notice',
-    'warning',
-    'error',
-    'critical',
-    'alert',
-    'emergency',
-  ] as const) {
-    log[level] = (data, logger) => {
-      if (active)
-        session.log(logger === undefined ? { level, data } : { level, logger, data }, requestId);
-    };
+/**
+ * The context of one call. A class, not a literal of closures: one is built per call, on the hot
+ * path, and its logger and AbortSignal are created only when a handler uses them.
+ */
+export class CallContext implements ToolContext {
+  readonly requestId: RequestId;
+  readonly toolName: string;
+  readonly meta: Meta | undefined;
+  readonly session: SessionInfo;
+  readonly identity: Identity | undefined;
+  private readonly port: SessionPort;
+  private readonly incoming: { readonly cancellation: Cancellation };
+  private readonly progressToken: ProgressToken | undefined;
+  private lastProgress = -Infinity;
+  private active = true;
+  private logger: ToolLogger | undefined;
+
+  constructor(options: CallContextOptions) {
+    this.port = options.session;
+    this.session = options.session.info;
+    this.requestId = options.requestId;
+    this.toolName = options.toolName;
+    this.meta = options.meta;
+    this.identity = options.identity;
+    this.incoming = options.incoming;
+    const token = options.meta?.['progressToken'];
+    this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
   }
 
-  const ask = (
+  get signal(): AbortSignal {
+    return this.incoming.cancellation.signal;
+  }
+
+  get log(): ToolLogger {
+    if (!this.logger) {
+      const logger = {} as Record<LoggingLevel, (data: unknown, name?: string) => void>;
+      for (const level of LEVELS) {
+        logger[level] = (data, name) => {
+          if (!this.active) return;
+          this.port.log(
+            name === undefined ? { level, data } : { level, logger: name, data },
+            this.requestId,
+          );
+        };
+      }
+      this.logger = logger;
+    }
+    return this.logger;
+  }
+
+  /** Ends the call: later progress and log calls do nothing. */
+  finish(): void {
+    this.active = false;
+  }
+
+  progress(progress: number, details?: { total?: number; message?: string }): void {
+    if (!this.active || this.progressToken === undefined || !(progress > this.lastProgress)) return;
+    this.lastProgress = progress;
+    const params: ProgressParams = { progressToken: this.progressToken, progress };
+    if (details?.total !== undefined) params.total = details.total;
+    if (details?.message !== undefined) params.message = details.message;
+    this.port.sendProgress(params, this.requestId);
+  }
+
+  async sample(
+    params: CreateMessageParams,
+    options?: ClientRequestOptions,
+  ): Promise<CreateMessageResult> {
+    const caps = this.session.clientCapabilities;
+    if (!caps.sampling)
+      throw new LocalError('capability-missing', 'The client does not support sampling');
+    const wantsTools = params.tools !== undefined || params.toolChoice !== undefined;
+    if (
+      wantsTools &&
+      (!featuresOf(this.session.protocolVersion).samplingTools || !caps.sampling.tools)
+    ) {
+      throw new LocalError(
+        'capability-missing',
+        'The client does not support tool use in sampling',
+      );
+    }
+    const result = await this.ask(
+      'sampling/createMessage',
+      params as unknown as JsonObject,
+      options,
+    );
+    return result as unknown as CreateMessageResult;
+  }
+
+  async elicit(params: ElicitParams, options?: ClientRequestOptions): Promise<ElicitResult> {
+    const elicitation = this.session.clientCapabilities.elicitation;
+    const features = featuresOf(this.session.protocolVersion);
+    if (!elicitation || !features.elicitation) {
+      throw new LocalError('capability-missing', 'The client does not support elicitation');
+    }
+    if (params.mode === 'url') {
+      if (!elicitation.url || !features.elicitationModes) {
+        throw new LocalError(
+          'capability-missing',
+          'The client does not support URL-mode elicitation',
+        );
+      }
+      return (await this.ask(
+        'elicitation/create',
+        params as unknown as JsonObject,
+        options,
+      )) as unknown as ElicitResult;
+    }
+    // An empty elicitation capability means form mode (2025-11-25 back-compat rule).
+    if (elicitation.url && !elicitation.form) {
+      throw new LocalError(
+        'capability-missing',
+        'The client does not support form-mode elicitation',
+      );
+    }
+    const sent: JsonObject = { ...params };
+    // `mode` does not exist before 2025-11-25.
+    if (!features.elicitationModes) delete sent['mode'];
+    return (await this.ask('elicitation/create', sent, options)) as unknown as ElicitResult;
+  }
+
+  async listRoots(options?: ClientRequestOptions): Promise<ListRootsResult> {
+    if (!this.session.clientCapabilities.roots) {
+      throw new LocalError('capability-missing', 'The client does not support roots');
+    }
+    return (await this.ask('roots/list', {}, options)) as unknown as ListRootsResult;
+  }
+
+  private ask(
     method: string,
     params: JsonObject,
-    o: ClientRequestOptions | undefined,
-  ): Promise<JsonObject> => {
-    const signals = o?.signal ? [signal, o.signal] : [signal];
-    const request: RequestOptions = {
-      signal: AbortSignal.any(signals),
-      relatedRequestId: requestId,
-    };
-    if (o?.timeoutMs !== undefined) request.timeoutMs = o.timeoutMs;
-    return session.requestClient(method, params, request);
-  };
-
-  const context: ToolContext = {
-    signal,
-    requestId,
-    toolName: options.toolName,
-    meta: options.meta,
-    session: session.info,
-    identity: options.identity,
-    log,
-    progress(progress, details) {
-      if (!active || progressToken === undefined || !(progress > lastProgress)) return;
-      lastProgress = progress;
-      const params: ProgressParams = { progressToken, progress };
-      if (details?.total !== undefined) params.total = details.total;
-      if (details?.message !== undefined) params.message = details.message;
-      session.sendProgress(params, requestId);
-    },
-    async sample(params, o) {
-      if (!caps.sampling)
-        throw new LocalError('capability-missing', 'The client does not support sampling');
-      const wantsTools = params.tools !== undefined || params.toolChoice !== undefined;
-      if (wantsTools && (!features.samplingTools || !caps.sampling.tools)) {
-        throw new LocalError(
-          'capability-missing',
-          'The client does not support tool use in sampling',
-        );
-      }
-      return (await ask(
-        'sampling/createMessage',
-        params as unknown as JsonObject,
-        o,
-      )) as unknown as CreateMessageResult;
-    },
-    async elicit(params, o) {
-      const elicitation = caps.elicitation;
-      if (!elicitation || !features.elicitation) {
-        throw new LocalError('capability-missing', 'The client does not support elicitation');
-      }
-      if (params.mode === 'url') {
-        if (!elicitation.url || !features.elicitationModes)
-          throw new LocalError(
-            'capability-missing',
-            'The client does not support URL-mode elicitation',
-          );
-        return (await ask(
-          'elicitation/create',
-          params as unknown as JsonObject,
-          o,
-        )) as unknown as ElicitResult;
-      }
-      // An empty elicitation capability means form mode (2025-11-25 back-compat rule).
-      if (elicitation.url && !elicitation.form && Object.keys(elicitation).length > 0) {
-        throw new LocalError(
-          'capability-missing',
-          'The client does not support form-mode elicitation',
-        );
-      }
-      const sent: JsonObject = { ...params };
-      // `mode` does not exist before 2025-11-25.
-      if (!features.elicitationModes) delete sent['mode'];
-      return (await ask('elicitation/create', sent, o)) as unknown as ElicitResult;
-    },
-    async listRoots(o) {
-      if (!caps.roots)
-        throw new LocalError('capability-missing', 'The client does not support roots');
-      return (await ask('roots/list', {}, o)) as unknown as ListRootsResult;
-    },
-  };
-  return {
-    context,
-    finish: () => {
-      active = false;
-    },
-  };
+    options: ClientRequestOptions | undefined,
+  ): Promise<JsonObject> {
+    const signal = options?.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal;
+    const request: RequestOptions = { signal, relatedRequestId: this.requestId };
+    if (options?.timeoutMs !== undefined) request.timeoutMs = options.timeoutMs;
+    return this.port.requestClient(method, params, request);
+  }
 }

@@ -41,6 +41,7 @@ export class StdioClientTransport implements Transport {
   private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
   private closedFlag = false;
+  private corked = false;
   private readonly decoder;
 
   constructor(private readonly options: StdioClientOptions) {
@@ -97,6 +98,15 @@ export class StdioClientTransport implements Transport {
     const stdin = this.child?.stdin;
     if (this.closedFlag || !stdin || stdin.destroyed)
       throw new LocalError('closed', 'The server process is not running');
+    if (!this.corked) {
+      // Requests made in the same tick leave in one writev.
+      this.corked = true;
+      stdin.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        stdin.uncork();
+      });
+    }
     if (stdin.write(encodeLine(message))) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {

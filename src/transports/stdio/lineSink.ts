@@ -5,7 +5,21 @@
 import { decodeMessage, peekEnvelope } from '../../jsonrpc/decode.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { Transport } from '../../jsonrpc/transport.js';
-import { LineDecoder } from './lineDecoder.js';
+import { isUtf8 } from 'node:buffer';
+import { LineDecoder, type Utf8Decode } from './lineDecoder.js';
+
+/**
+ * Buffer's native UTF-8 decoding; the strict validity check runs only when the text holds a
+ * replacement character (which invalid bytes decode to, and valid text almost never contains).
+ */
+const decodeWithBuffer: Utf8Decode = (bytes, start, end) => {
+  const buffer = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = buffer.toString('utf8', start, end);
+  if (text.includes('\uFFFD') && !isUtf8(buffer.subarray(start, end))) return undefined;
+  return text;
+};
 
 /** Default maximum size of one stdio message (RELIABILITY.md). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -38,6 +52,7 @@ export function decoderFor(
       },
     },
     maxMessageBytes,
+    decodeWithBuffer,
   );
 }
 

@@ -46,6 +46,44 @@ describe('StdioServerTransport', () => {
     expect(byId(undefined).map((m) => m.error?.code)).toEqual([-32700, -32700]);
   });
 
+  it('accepts a literal U+FFFD in valid UTF-8 but refuses bytes that only decode to it', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const out = lines(stdout);
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool(
+      'echo',
+      { inputSchema: { type: 'object', properties: { m: { type: 'string' } } } as const },
+      ({ m }) => m ?? '',
+    );
+    await server.connect(new StdioServerTransport({ stdin, stdout }));
+    stdin.write(init);
+    stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"m":"a\uFFFDb \u00e9"}}}\n',
+    );
+    stdin.write(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":2,"method":"ping","x":"'),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('"}\n'),
+      ]),
+    );
+    await sleep(30);
+    const parsed = out
+      .slice(1)
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            id?: number;
+            result?: { content: Array<{ text: string }> };
+            error?: { code: number };
+          },
+      );
+    expect(parsed.find((m) => m.id === 1)?.result?.content[0]?.text).toBe('a\uFFFDb \u00e9');
+    expect(parsed.find((m) => m.id === undefined)?.error?.code).toBe(-32700);
+    expect(parsed.some((m) => m.id === 2)).toBe(false);
+  });
+
   it('answers an oversized request with an error addressed to its id, then keeps serving', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();

@@ -10,6 +10,9 @@ import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { decoderFor, DEFAULT_MAX_MESSAGE_BYTES, encodeLine } from './lineSink.js';
 
+/** One settled promise for every accepted write (a send per message is the hot path). */
+const SENT: Promise<void> = Promise.resolve();
+
 /** Options of {@link StdioServerTransport}. */
 export interface StdioServerOptions {
   /** Default `process.stdin`. */
@@ -57,6 +60,17 @@ export class StdioServerTransport implements Transport {
     void this.close();
   };
   private readonly onError = (error: Error): void => this.onerror?.(error);
+  private corked = false;
+  private respondedThisTick = false;
+  private readonly uncork = (): void => {
+    if (!this.corked) return;
+    this.corked = false;
+    this.stdout.uncork();
+  };
+  private readonly endTick = (): void => {
+    this.respondedThisTick = false;
+    this.uncork();
+  };
   private readonly onDrain = (): void => {
     this.waitingForDrain = false;
     if (!this.closed) this.stdin.resume();
@@ -72,15 +86,31 @@ export class StdioServerTransport implements Transport {
     this.stdin.resume();
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.closed) throw new LocalError('closed', 'stdio transport is closed');
-    if (this.write(encodeLine(message))) return;
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new LocalError('closed', 'stdio transport is closed'));
+    if (Array.isArray(message) || !('method' in message)) {
+      // The first response of a tick leaves at once (lowest latency); the ones that follow it in
+      // the same tick are coalesced into one writev (under load, one syscall for many).
+      if (!this.respondedThisTick) {
+        this.respondedThisTick = true;
+        process.nextTick(this.endTick);
+      } else if (!this.corked) {
+        this.corked = true;
+        this.stdout.cork();
+      }
+    } else if (this.corked) {
+      // A notification or request is never coalesced with what follows it: some clients (the
+      // official SDK) handle notifications a microtask after responses, so a progress update that
+      // shares a read with its response would be dropped. Flush first to keep the order.
+      this.uncork();
+    }
+    if (this.write(encodeLine(message))) return SENT;
     // stdout is full: stop taking new requests until it drains, and let awaiting senders wait.
     if (!this.waitingForDrain) {
       this.waitingForDrain = true;
       this.stdin.pause();
     }
-    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
   async close(): Promise<void> {

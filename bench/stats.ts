@@ -1,0 +1,15 @@
+/** @module Small statistics helpers for the benchmark. */
+
+/** The q-quantile (0..1) of `values` (sorted copy, nearest rank). */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+}
+
+/** The median. */
+export const median = (values: readonly number[]): number => quantile(values, 0.5);
+
+/** Milliseconds since `start` (from process.hrtime.bigint()). */
+export function msSince(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -1,0 +1,65 @@
+/**
+ * @module One incoming request while it is handled: what its handler sees (id, method, info,
+ * cancellation) and what the connection tracks (its batch, whether the peer cancelled it). One
+ * object per request, and its Cancellation is created only if someone asks for it: most requests
+ * finish without ever needing one.
+ */
+import type { BatchCollector } from './batch.js';
+import { Cancellation } from './cancellation.js';
+import type { MessageInfo } from './transport.js';
+import type { JsonRpcRequest, RequestId } from './types.js';
+
+/** What a request handler learns about the request besides its params. */
+export interface IncomingRequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Cancelled when the peer cancels the request or the connection closes. */
+  readonly cancellation: Cancellation;
+  /** The same as an AbortSignal (created on first use). */
+  readonly signal: AbortSignal;
+  readonly info: MessageInfo | undefined;
+  /** True when the request arrived inside a batch. */
+  readonly inBatch: boolean;
+}
+
+/** The connection's record of a request in flight. */
+export class IncomingRequest implements IncomingRequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Set when the peer cancelled it: no response may be sent. */
+  cancelledByPeer = false;
+  private token: Cancellation | undefined;
+  private early: { reason: unknown } | undefined;
+
+  constructor(
+    request: JsonRpcRequest,
+    readonly info: MessageInfo | undefined,
+    /** The batch the request arrived in, whose response it joins. */
+    readonly batch: BatchCollector | undefined,
+  ) {
+    this.id = request.id;
+    this.method = request.method;
+  }
+
+  get inBatch(): boolean {
+    return this.batch !== undefined;
+  }
+
+  get cancellation(): Cancellation {
+    if (!this.token) {
+      this.token = new Cancellation();
+      if (this.early) this.token.cancel(this.early.reason);
+    }
+    return this.token;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  /** Cancels the request's work (idempotent; the first reason wins). */
+  cancel(reason: unknown): void {
+    if (this.token) this.token.cancel(reason);
+    else this.early ??= { reason };
+  }
+}
