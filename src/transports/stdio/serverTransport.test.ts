@@ -69,16 +69,14 @@ describe('StdioServerTransport', () => {
       ]),
     );
     await sleep(30);
-    const parsed = out
-      .slice(1)
-      .map(
-        (l) =>
-          JSON.parse(l) as {
-            id?: number;
-            result?: { content: Array<{ text: string }> };
-            error?: { code: number };
-          },
-      );
+    const parsed = out.slice(1).map(
+      (l) =>
+        JSON.parse(l) as {
+          id?: number;
+          result?: { content: Array<{ text: string }> };
+          error?: { code: number };
+        },
+    );
     expect(parsed.find((m) => m.id === 1)?.result?.content[0]?.text).toBe('a\uFFFDb \u00e9');
     expect(parsed.find((m) => m.id === undefined)?.error?.code).toBe(-32700);
     expect(parsed.some((m) => m.id === 2)).toBe(false);
