@@ -212,6 +212,7 @@ describe('argument validation, per revision', () => {
 
   it('answers structural problems with -32602 in every revision', async () => {
     const c = await connect(calculator().server);
+    c.checkServerOnly(); // this test sends malformed requests on purpose
     const conn = (
       c.client as unknown as {
         connection: { request: (m: string, p: unknown) => Promise<unknown> };
@@ -252,6 +253,23 @@ describe('argument validation, per revision', () => {
     expect(result.isError).toBe(true); // "__proto__" is an extra own property, so it is refused
     expect(received).toBeUndefined();
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+  });
+
+  it('passes constructor and prototype keys through as plain data', async () => {
+    let received: Record<string, unknown> | undefined;
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool('any', { inputSchema: { type: 'object' } }, (args) => {
+      received = args;
+      return 'ok';
+    });
+    const c = await connect(server);
+    const args = JSON.parse(
+      '{"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true}}',
+    ) as Record<string, unknown>;
+    expect(await c.client.callTool('any', args)).toMatchObject({ content: [{ text: 'ok' }] });
+    expect(Object.getPrototypeOf(received)).toBe(Object.prototype);
+    expect(Object.keys(received ?? {})).toEqual(['constructor', '__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
 
@@ -413,6 +431,42 @@ describe('rate limits', () => {
 });
 
 describe('requests to the client during a call', () => {
+  it('cancels its request to the client when the call is cancelled (cancellation, server to client)', async () => {
+    let samplingSignal: AbortSignal | undefined;
+    let asked!: () => void;
+    const asking = new Promise<void>((r) => (asked = r));
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool('assist', {}, async (_a, ctx) => {
+      await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: 'think' } }],
+        maxTokens: 10,
+      });
+      return 'never';
+    });
+    const c = await connect(server, {
+      client: {
+        handlers: {
+          sampling: (_params, context) => {
+            samplingSignal = context.signal;
+            asked();
+            return new Promise(() => {});
+          },
+        },
+      },
+    });
+    const controller = new AbortController();
+    const call = c.client.callTool('assist', {}, { signal: controller.signal });
+    await asking;
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+    await sleep(30);
+    expect(samplingSignal?.aborted).toBe(true);
+    expect(c.serverSent).toContainEqual(
+      expect.objectContaining({ method: 'notifications/cancelled' }),
+    );
+    expect(c.problems()).toEqual([]);
+  });
+
   it('samples, elicits (with schema defaults) and lists roots on behalf of the call', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool('assist', {}, async (_a, ctx) => {

@@ -36,6 +36,7 @@ export function wireProblems(
   version: ProtocolVersion,
   serverSent: unknown[],
   clientSent: unknown[],
+  checkClient = true,
 ): string[] {
   const clientRequests = methodsById(clientSent);
   const serverRequests = methodsById(serverSent);
@@ -44,7 +45,7 @@ export function wireProblems(
     for (const p of validateMessage(version, m, (id) => clientRequests.get(id)))
       problems.push(`server sent ${JSON.stringify(m).slice(0, 300)}: ${p}`);
   }
-  for (const m of clientSent) {
+  for (const m of checkClient ? clientSent : []) {
     // The client's initialize is sent before a version is negotiated; it is valid for the version it offers.
     const v = (m as { method?: string }).method === 'initialize' ? '2025-11-25' : version;
     for (const p of validateMessage(v, m, (id) => serverRequests.get(id)))
@@ -60,6 +61,18 @@ export interface Connected {
   clientSent: unknown[];
   /** Problems in everything sent so far. */
   problems(): string[];
+  /** For a test that sends malformed requests on purpose: only the server's messages are checked. */
+  checkServerOnly(): void;
+}
+
+const open: Connected[] = [];
+
+/**
+ * Every connection made by {@link connect} since the last call, with what it sent; the vitest
+ * setup file validates them all after each test (test/support/validateWire.ts).
+ */
+export function takeConnections(): Connected[] {
+  return open.splice(0);
 }
 
 /** Connects a new client (accepting only `version`, when given) to `server`. */
@@ -80,11 +93,17 @@ export async function connect(
   );
   await client.connect(c.transport);
   const version = client.protocolVersion as ProtocolVersion;
-  return {
+  let clientChecked = true;
+  const connected: Connected = {
     client,
     session,
     serverSent: s.sent,
     clientSent: c.sent,
-    problems: () => wireProblems(version, s.sent, c.sent),
+    problems: () => wireProblems(version, s.sent, c.sent, clientChecked),
+    checkServerOnly: () => {
+      clientChecked = false;
+    },
   };
+  open.push(connected);
+  return connected;
 }
