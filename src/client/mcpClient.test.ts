@@ -40,6 +40,23 @@ describe('structured output validation', () => {
     expect(client.cachedTools?.map((t) => t.name)).toEqual(['weather']);
   });
 
+  it('does not re-list for an unknown name while a listChanged server announced no change', async () => {
+    const fake = fakeServer([{ ...weather, outputSchema: undefined }]);
+    const client = new McpClient({ name: 'c', version: '1' });
+    await client.connect(fake.clientTransport);
+    const lists = () => fake.lists;
+    fake.callResult = { content: [] };
+    await client.callTool('weather');
+    await client.callTool('ghost');
+    await client.callTool('ghost');
+    expect(lists()).toBe(1);
+    fake.tools = [...fake.tools, { name: 'ghost', inputSchema: { type: 'object' } }];
+    await fake.notify('notifications/tools/list_changed');
+    await sleep(20);
+    await client.callTool('ghost');
+    expect(lists()).toBe(2);
+  });
+
   it('reports an output schema of an unsupported dialect instead of trusting it', async () => {
     const odd: Tool = {
       ...weather,

@@ -92,6 +92,7 @@ export class McpClient {
   private connection: Connection | undefined;
   private init: InitializeResult | undefined;
   private cache: Map<string, Tool> | undefined;
+  private cacheTrusted = false;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private readonly validator = new OutputValidator();
@@ -214,6 +215,7 @@ export class McpClient {
       { maxPages: this.options.maxListPages ?? 1000, ...options },
     );
     this.cache = new Map(tools.map((t) => [t.name, t]));
+    this.cacheTrusted = this.init?.capabilities.tools?.listChanged === true;
     await this.gate.observe(tools);
     return tools;
   }
@@ -313,14 +315,22 @@ export class McpClient {
     return this.connection;
   }
 
+  /**
+   * The tool's definition, listing when it is not cached. A complete listing from a server that
+   * announces changes is trusted until `list_changed` arrives, so a name it lacks is not re-listed
+   * on every call.
+   */
   private async definitionOf(name: string): Promise<Tool | undefined> {
-    if (!this.cache?.has(name)) await this.listTools();
+    const cached = this.cache?.get(name);
+    if (cached) return cached;
+    if (!this.cache || !this.cacheTrusted) await this.listTools();
     return this.cache?.get(name);
   }
 
   private onNotification(notification: JsonRpcNotification): void {
     switch (notification.method) {
       case 'notifications/tools/list_changed':
+        this.cacheTrusted = false;
         this.refreshTools();
         return;
       case 'notifications/message': {

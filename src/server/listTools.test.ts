@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../test/support/harness.js';
 import { ScriptedTransport, sleep } from '../../test/support/scriptedTransport.js';
+import { McpClient } from '../client.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { McpServer, type RegisteredTool } from '../server.js';
 
@@ -80,24 +81,23 @@ describe('tools/list pagination', () => {
   });
 });
 
+/** A client connected to a scripted server that the test answers by hand. */
+async function scriptedServer(options: ConstructorParameters<typeof McpClient>[1] = {}) {
+  const transport = new ScriptedTransport();
+  const client = new McpClient({ name: 'c', version: '1' }, options);
+  const connecting = client.connect(transport);
+  const init = (await transport.next()) as { id: number };
+  const serverInfo = { name: 's', version: '1' };
+  const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo };
+  transport.inject({ jsonrpc: '2.0', id: init.id, result });
+  await connecting;
+  await transport.next(); // initialized
+  return { transport, client };
+}
+
 describe('a client walking a misbehaving server', () => {
   it('stops on a cursor that repeats', async () => {
-    const transport = new ScriptedTransport();
-    const { McpClient } = await import('../client.js');
-    const client = new McpClient({ name: 'c', version: '1' });
-    const connecting = client.connect(transport);
-    const init = (await transport.next()) as { id: number };
-    transport.inject({
-      jsonrpc: '2.0',
-      id: init.id,
-      result: {
-        protocolVersion: '2025-11-25',
-        capabilities: { tools: {} },
-        serverInfo: { name: 's', version: '1' },
-      },
-    });
-    await connecting;
-    await transport.next(); // initialized
+    const { transport, client } = await scriptedServer();
     const listing = client.listTools();
     for (let i = 0; i < 3; i++) {
       const req = (await transport.next()) as { id: number };
@@ -114,22 +114,7 @@ describe('a client walking a misbehaving server', () => {
   });
 
   it('stops after maxListPages', async () => {
-    const transport = new ScriptedTransport();
-    const { McpClient } = await import('../client.js');
-    const client = new McpClient({ name: 'c', version: '1' }, { maxListPages: 5 });
-    const connecting = client.connect(transport);
-    const init = (await transport.next()) as { id: number };
-    transport.inject({
-      jsonrpc: '2.0',
-      id: init.id,
-      result: {
-        protocolVersion: '2025-11-25',
-        capabilities: { tools: {} },
-        serverInfo: { name: 's', version: '1' },
-      },
-    });
-    await connecting;
-    await transport.next();
+    const { transport, client } = await scriptedServer({ maxListPages: 5 });
     const listing = client.listTools();
     const answering = (async () => {
       for (let i = 0; i < 5; i++) {

@@ -7,17 +7,18 @@ import { LocalError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, ProgressToken, RequestId } from '../jsonrpc/types.js';
-import type {
-  ClientCapabilities,
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitParams,
-  ElicitResult,
-  Implementation,
-  ListRootsResult,
-  LoggingLevel,
-  Meta,
-  ProgressParams,
+import {
+  LOGGING_LEVELS,
+  type ClientCapabilities,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitParams,
+  type ElicitResult,
+  type Implementation,
+  type ListRootsResult,
+  type LoggingLevel,
+  type Meta,
+  type ProgressParams,
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 
@@ -81,17 +82,6 @@ export interface SessionPort {
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
 }
 
-const LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
-
 /** What {@link CallContext} is built from. */
 export interface CallContextOptions {
   session: SessionPort;
@@ -139,7 +129,7 @@ export class CallContext implements ToolContext {
   get log(): ToolLogger {
     if (!this.logger) {
       const logger = {} as Record<LoggingLevel, (data: unknown, name?: string) => void>;
-      for (const level of LEVELS) {
+      for (const level of LOGGING_LEVELS) {
         logger[level] = (data, name) => {
           if (!this.active) return;
           this.port.log(

@@ -11,6 +11,8 @@ export interface FakeServer {
   /** The result of the next tools/call (or a function of its params). */
   callResult: unknown;
   calls: Array<Record<string, unknown>>;
+  /** How many tools/list requests arrived. */
+  lists: number;
   /** Sends a notification to the client. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
 }
@@ -22,6 +24,7 @@ export function fakeServer(tools: Tool[], protocolVersion = '2025-11-25'): FakeS
     tools,
     callResult: { content: [] },
     calls: [],
+    lists: 0,
     notify: (method, params) =>
       serverTransport.send(
         params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method },
@@ -38,6 +41,7 @@ export function fakeServer(tools: Tool[], protocolVersion = '2025-11-25'): FakeS
         serverInfo: { name: 'fake', version: '0' },
       };
     } else if (m.method === 'tools/list') {
+      fake.lists += 1;
       result = { tools: fake.tools };
     } else if (m.method === 'tools/call') {
       fake.calls.push(m.params ?? {});
