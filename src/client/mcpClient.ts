@@ -167,6 +167,7 @@ export class McpClient {
         );
       }
       this.init = init;
+      transport.setProtocolVersion?.(init.protocolVersion);
       await connection.notify('notifications/initialized');
       return init;
     } catch (error) {

@@ -90,6 +90,7 @@ export class Connection {
     );
     transport.onmessage = (message, info) => this.receive(message, info);
     transport.ondecodeerror = (error, hint) => this.onDecodeError(error, hint);
+    transport.onfailure = (id, error) => void this.pending.fail(id, error);
     transport.onclose = () => this.onTransportClosed();
     transport.onerror = (error) => this.report(error);
   }

@@ -51,8 +51,21 @@ export interface Transport {
    * still be read of its envelope, so the connection can address the error.
    */
   ondecodeerror?: (error: RpcError, hint: EnvelopeHint) => void;
+  /**
+   * The transport lost the response to one of our requests for good (a stream that could not be
+   * resumed, a response over the size limit): the connection fails that request at once.
+   */
+  onfailure?: (requestId: RequestId, error: Error) => void;
   /** The channel is closed. */
   onclose?: () => void;
   /** A fault that did not close the channel (a failed write, a bad frame). */
   onerror?: (error: Error) => void;
+  /**
+   * Ends the connection carrying the stream of `requestId` without ending the stream, so the
+   * client reconnects and resumes (Streamable HTTP polling, SEP-1699). Transports without
+   * streams leave it out.
+   */
+  closeStream?(requestId: RequestId): void;
+  /** Told the negotiated revision once initialization is done (HTTP sends it as a header). */
+  setProtocolVersion?(version: string): void;
 }

@@ -73,6 +73,11 @@ export interface ConnectOptions {
   identity?: Identity;
   /** Use this session id (HTTP transports assign their own). */
   sessionId?: string;
+  /**
+   * Serve requests at once as if `initialize` had negotiated this revision, with no client
+   * capabilities (stateless HTTP, where each request comes on a fresh session).
+   */
+  assumeVersion?: ProtocolVersion;
 }
 
 function defaultReport(error: unknown, what: string): void {
@@ -154,6 +159,11 @@ export class McpServer {
     this.live.add(session);
     await session.start();
     return session;
+  }
+
+  /** The revisions this server accepts, oldest first. */
+  get protocolVersions(): readonly ProtocolVersion[] {
+    return this.host.protocolVersions;
   }
 
   /** The sessions currently open. */

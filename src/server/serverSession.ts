@@ -73,10 +73,25 @@ export class ServerSession implements SessionPort {
   constructor(
     private readonly host: SessionHost,
     transport: Transport,
-    options: { identity?: Identity | undefined; sessionId?: string | undefined } = {},
+    options: {
+      identity?: Identity | undefined;
+      sessionId?: string | undefined;
+      assumeVersion?: ProtocolVersion | undefined;
+    } = {},
   ) {
     this.id = options.sessionId ?? randomId();
     this.connectionIdentity = options.identity;
+    if (options.assumeVersion !== undefined) {
+      // Stateless HTTP: each request arrives on a fresh session that never saw initialize.
+      this.sessionInfo = {
+        id: this.id,
+        protocolVersion: options.assumeVersion,
+        clientInfo: { name: 'unknown', version: 'unknown' },
+        clientCapabilities: {},
+      };
+      this.state = 'ready';
+      this.initializedNotified = true;
+    }
     this.connection = new Connection(
       transport,
       {
@@ -104,6 +119,16 @@ export class ServerSession implements SessionPort {
   get info(): SessionInfo {
     if (!this.sessionInfo) throw new Error('The session is not initialized');
     return this.sessionInfo;
+  }
+
+  /** True while requests are being handled (HTTP shutdown waits; idle reaping skips it). */
+  get busy(): boolean {
+    return this.connection.inFlightCount > 0;
+  }
+
+  /** Ends the connection carrying a request's response stream, if the transport has streams. */
+  closeStream(requestId: RequestId): void {
+    this.connection.transport.closeStream?.(requestId);
   }
 
   /** True once `initialize` was answered. */

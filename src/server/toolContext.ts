@@ -68,6 +68,13 @@ export interface ToolContext {
   elicit(params: ElicitParams, options?: ClientRequestOptions): Promise<ElicitResult>;
   /** Asks the client for its roots (`roots/list`). */
   listRoots(options?: ClientRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Ends the HTTP connection carrying this call's response stream without ending the stream: the
+   * client reconnects after the announced `retry` delay and receives the rest, result included
+   * (Streamable HTTP polling, SEP-1699). Frees the connection during a long call. Does nothing on
+   * transports without streams.
+   */
+  closeStream(): void;
 }
 
 /** What the call pipeline needs from the session to build a context. */
@@ -80,6 +87,7 @@ export interface SessionPort {
   ): void;
   sendProgress(params: ProgressParams, relatedRequestId: RequestId): void;
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+  closeStream(requestId: RequestId): void;
 }
 
 /** What {@link CallContext} is built from. */
@@ -141,6 +149,10 @@ export class CallContext implements ToolContext {
       this.logger = logger;
     }
     return this.logger;
+  }
+
+  closeStream(): void {
+    if (this.active) this.port.closeStream(this.requestId);
   }
 
   /** Ends the call: later progress and log calls do nothing. */

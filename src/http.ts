@@ -1,0 +1,57 @@
+/**
+ * @module `toolwire/http`: Streamable HTTP (and the 2024-11-05 HTTP+SSE endpoints) as one
+ * web-standard handler for an McpServer, its event store, and the fetch-based client transports.
+ * Runtime-neutral: Node's `http` server is wired by `toolwire/node`.
+ */
+import type { McpServer } from './server/mcpServer.js';
+import type { ProtocolVersion } from './protocol/versions.js';
+import {
+  StreamableHttpHandler,
+  type StreamableHttpOptions,
+} from './transports/http/streamableHttp.js';
+
+/** Options of {@link createHttpHandler}: everything but the wiring to the server. */
+export type HttpHandlerOptions = Omit<StreamableHttpOptions, 'connect' | 'protocolVersions'>;
+
+/** A Streamable HTTP handler serving `server`: `handler.fetch(request)` answers one request. */
+export function createHttpHandler(
+  server: McpServer,
+  options: HttpHandlerOptions = {},
+): StreamableHttpHandler {
+  return new StreamableHttpHandler({
+    ...options,
+    protocolVersions: server.protocolVersions,
+    connect: (transport, o) =>
+      server.connect(transport, {
+        ...(o.sessionId !== undefined ? { sessionId: o.sessionId } : {}),
+        ...(o.identity !== undefined ? { identity: o.identity } : {}),
+        // The handler checked it against protocolVersions already.
+        ...(o.assumeVersion !== undefined
+          ? { assumeVersion: o.assumeVersion as ProtocolVersion }
+          : {}),
+      }),
+  });
+}
+
+export { StreamableHttpHandler } from './transports/http/streamableHttp.js';
+export type { StreamableHttpOptions } from './transports/http/streamableHttp.js';
+export type { ConnectSession, SessionHandle } from './transports/http/sessionRegistry.js';
+export type { LegacySseOptions } from './transports/http/legacySse.js';
+export type { OriginPolicy } from './transports/http/requestGuards.js';
+export { MemoryEventStore, parseEventId } from './transports/http/eventStore.js';
+export type {
+  EventStore,
+  MemoryEventStoreOptions,
+  Replay,
+  StoredEvent,
+} from './transports/http/eventStore.js';
+export {
+  StreamableHttpClientTransport,
+  HttpStatusError,
+} from './transports/http/streamableClient.js';
+export type { StreamableHttpClientOptions } from './transports/http/streamableClient.js';
+export { LegacySseClientTransport } from './transports/http/legacySseClient.js';
+export type { LegacySseClientOptions } from './transports/http/legacySseClient.js';
+export { HttpClientTransport } from './transports/http/httpClient.js';
+export type { HttpClientOptions, HttpTransportKind } from './transports/http/httpClient.js';
+export type { HeadersSource } from './transports/http/clientHeaders.js';

@@ -1,0 +1,5 @@
+/**
+ * @module `toolwire/node`: running `toolwire/http`'s handler on Node's `http` server.
+ */
+export { serveHttp, toNodeListener, toRequest, writeResponse } from './transports/http/node.js';
+export type { FetchHandler, HttpListener, ServeHttpOptions } from './transports/http/node.js';

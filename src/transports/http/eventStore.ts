@@ -1,0 +1,129 @@
+/**
+ * @module Where SSE events wait for a client to resume: every event sent with an id is kept
+ * until its stream ends or expires, so a client that reconnects with `Last-Event-ID` gets exactly
+ * the events of *that* stream it missed. Pluggable: the in-memory store is the default; a shared
+ * store (Redis) lets any instance resume any stream.
+ */
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+
+/** One stored event. */
+export interface StoredEvent {
+  readonly id: string;
+  readonly message: JsonRpcMessage;
+}
+
+/** The events a resumption must replay, and the stream they belong to. */
+export interface Replay {
+  readonly streamId: string;
+  readonly sessionId: string;
+  readonly events: readonly StoredEvent[];
+}
+
+/**
+ * Storage of resumable SSE events. Streams mint the ids (`<streamId>:<seq>`, increasing within a
+ * stream); the store keeps the events in order so a resumption can replay those after an id.
+ */
+export interface EventStore {
+  /** Stores one event of a stream. */
+  append(event: {
+    streamId: string;
+    sessionId: string;
+    eventId: string;
+    message: JsonRpcMessage;
+  }): Promise<void>;
+  /** The events of the stream `lastEventId` belongs to that come after it; undefined if unknown. */
+  replayAfter(lastEventId: string): Promise<Replay | undefined>;
+  /** Forgets a stream (it ended and was read, or its session ended). */
+  dropStream(streamId: string): Promise<void>;
+  /** Forgets every stream of a session. */
+  dropSession(sessionId: string): Promise<void>;
+}
+
+/** Splits an event id into stream and sequence; undefined when it is not one of ours. */
+export function parseEventId(eventId: string): { streamId: string; seq: number } | undefined {
+  const colon = eventId.lastIndexOf(':');
+  if (colon <= 0) return undefined;
+  const seq = Number(eventId.slice(colon + 1));
+  if (!Number.isSafeInteger(seq) || seq < 0) return undefined;
+  return { streamId: eventId.slice(0, colon), seq };
+}
+
+/** Options of {@link MemoryEventStore}. */
+export interface MemoryEventStoreOptions {
+  /** Most events kept per stream; older ones are dropped (a very late resume misses them). Default 1000. */
+  maxEventsPerStream?: number;
+  /** A stream not written to for this long is forgotten. Default 10 minutes. */
+  streamTtlMs?: number;
+}
+
+interface StreamRecord {
+  sessionId: string;
+  events: Array<StoredEvent & { seq: number }>;
+  touchedAt: number;
+}
+
+/** The default event store: in memory, bounded per stream and by age. */
+export class MemoryEventStore implements EventStore {
+  private readonly streams = new Map<string, StreamRecord>();
+  private readonly maxEvents: number;
+  private readonly ttlMs: number;
+  private lastSweep = Date.now();
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    this.maxEvents = options.maxEventsPerStream ?? 1000;
+    this.ttlMs = options.streamTtlMs ?? 10 * 60_000;
+  }
+
+  async append(event: {
+    streamId: string;
+    sessionId: string;
+    eventId: string;
+    message: JsonRpcMessage;
+  }): Promise<void> {
+    const now = Date.now();
+    this.sweep(now);
+    const seq = parseEventId(event.eventId)?.seq;
+    if (seq === undefined) throw new RangeError(`Malformed event id ${event.eventId}`);
+    let record = this.streams.get(event.streamId);
+    if (!record) {
+      record = { sessionId: event.sessionId, events: [], touchedAt: now };
+      this.streams.set(event.streamId, record);
+    }
+    record.events.push({ id: event.eventId, message: event.message, seq });
+    if (record.events.length > this.maxEvents) record.events.shift();
+    record.touchedAt = now;
+  }
+
+  async replayAfter(lastEventId: string): Promise<Replay | undefined> {
+    const parsed = parseEventId(lastEventId);
+    if (!parsed) return undefined;
+    const record = this.streams.get(parsed.streamId);
+    if (!record) return undefined;
+    record.touchedAt = Date.now();
+    const events = record.events
+      .filter((e) => e.seq > parsed.seq)
+      .map(({ id, message }) => ({ id, message }));
+    return { streamId: parsed.streamId, sessionId: record.sessionId, events };
+  }
+
+  async dropStream(streamId: string): Promise<void> {
+    this.streams.delete(streamId);
+  }
+
+  async dropSession(sessionId: string): Promise<void> {
+    for (const [id, record] of this.streams)
+      if (record.sessionId === sessionId) this.streams.delete(id);
+  }
+
+  /** Number of streams held (for tests and metrics). */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < Math.min(this.ttlMs, 30_000)) return;
+    this.lastSweep = now;
+    for (const [id, record] of this.streams)
+      if (now - record.touchedAt > this.ttlMs) this.streams.delete(id);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * @module The one table that maps what went wrong with an HTTP request to its status code and a
+ * JSON-RPC error body without id (STYLE.md §2.6, like tRPC's getHTTPStatusCode).
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+
+/** Everything the HTTP transports refuse, by name. */
+export const HTTP_FAILURES = {
+  parse: { status: 400, code: ErrorCode.ParseError },
+  invalidMessage: { status: 400, code: ErrorCode.InvalidRequest },
+  missingSession: { status: 400, code: ErrorCode.InvalidRequest },
+  badProtocolVersion: { status: 400, code: ErrorCode.InvalidRequest },
+  badLastEventId: { status: 400, code: ErrorCode.InvalidRequest },
+  forbidden: { status: 403, code: ErrorCode.InvalidRequest },
+  unknownSession: { status: 404, code: ErrorCode.InvalidRequest },
+  notFound: { status: 404, code: ErrorCode.InvalidRequest },
+  methodNotAllowed: { status: 405, code: ErrorCode.InvalidRequest },
+  notAcceptable: { status: 406, code: ErrorCode.InvalidRequest },
+  conflict: { status: 409, code: ErrorCode.InvalidRequest },
+  tooLarge: { status: 413, code: ErrorCode.InvalidRequest },
+  unsupportedMediaType: { status: 415, code: ErrorCode.InvalidRequest },
+  tooManySessions: { status: 503, code: ErrorCode.ServerBusy },
+  shuttingDown: { status: 503, code: ErrorCode.ServerShuttingDown },
+} as const;
+
+/** One of the {@link HTTP_FAILURES}. */
+export type HttpFailure = keyof typeof HTTP_FAILURES;
+
+/** A JSON response carrying a JSON-RPC error without id, with the status the table gives. */
+export function failureResponse(
+  failure: HttpFailure,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  const { status, code } = HTTP_FAILURES[failure];
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * @module The 2024-11-05 HTTP+SSE client transport: a GET opens the event stream, whose first
+ * event (`endpoint`) names where to POST; server messages arrive as `message` events. The POST
+ * endpoint must be on the stream's origin (a server cannot send the client's messages elsewhere).
+ */
+import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
+import { LocalError } from '../../jsonrpc/errors.js';
+import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
+import { readSse } from './sseReader.js';
+import { HttpStatusError } from './streamableClient.js';
+
+/** Options of {@link LegacySseClientTransport}. */
+export interface LegacySseClientOptions {
+  headers?: HeadersSource;
+  fetch?: typeof fetch;
+  maxMessageBytes?: number;
+  maxDepth?: number;
+  /** How long to wait for the `endpoint` event. Default 10 000 ms. */
+  endpointTimeoutMs?: number;
+}
+
+/** A connection to a 2024-11-05 HTTP+SSE server. */
+export class LegacySseClientTransport implements Transport {
+  onmessage?: (message: unknown, info?: MessageInfo) => void;
+  ondecodeerror?: Transport['ondecodeerror'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  readonly url: URL;
+  private endpoint: URL | undefined;
+  private readonly lifetime = new AbortController();
+  private closed = false;
+  private readonly fetcher: typeof fetch;
+
+  constructor(
+    url: URL | string,
+    private readonly options: LegacySseClientOptions = {},
+  ) {
+    this.url = new URL(url);
+    this.fetcher = options.fetch ?? fetch;
+  }
+
+  /** Opens the event stream and waits for the `endpoint` event. */
+  async start(): Promise<void> {
+    const response = await this.fetcher(this.url, {
+      method: 'GET',
+      headers: { ...(await resolveHeaders(this.options.headers)), accept: 'text/event-stream' },
+      signal: this.lifetime.signal,
+    });
+    if (
+      !response.ok ||
+      !response.body ||
+      !(response.headers.get('content-type') ?? '').includes('text/event-stream')
+    ) {
+      await response.body?.cancel().catch(() => {});
+      throw new HttpStatusError(
+        response.status,
+        `No HTTP+SSE event stream at ${this.url.href} (HTTP ${response.status})`,
+      );
+    }
+    let announce!: (endpoint: URL) => void;
+    let refuse!: (error: Error) => void;
+    const announced = new Promise<URL>((resolve, reject) => {
+      announce = resolve;
+      refuse = reject;
+    });
+    const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    void readSse(
+      response.body,
+      {
+        event: (event) => {
+          if (event.event === 'endpoint') {
+            const endpoint = new URL(event.data.trim(), this.url);
+            if (endpoint.origin !== this.url.origin)
+              refuse(
+                new LocalError(
+                  'transport',
+                  `The endpoint ${endpoint.href} is not on ${this.url.origin}`,
+                ),
+              );
+            else announce(endpoint);
+            return;
+          }
+          if (event.event !== undefined && event.event !== 'message') return;
+          const decoded = decodeMessage(event.data, maxDepth);
+          if (decoded.ok) this.onmessage?.(decoded.value);
+          else this.ondecodeerror?.(decoded.error, decoded.hint);
+        },
+      },
+      this.options.maxMessageBytes ?? 4 * 1024 * 1024,
+    )
+      .catch(() => {})
+      .finally(() => {
+        refuse(new LocalError('transport', 'The event stream ended before the endpoint event'));
+        void this.close();
+      });
+    const timeout = setTimeout(
+      () => refuse(new LocalError('timeout', 'No endpoint event arrived')),
+      this.options.endpointTimeoutMs ?? 10_000,
+    );
+    try {
+      this.endpoint = await announced;
+    } catch (error) {
+      await this.close();
+      throw error;
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed || !this.endpoint)
+      throw new LocalError('closed', 'The transport is not connected');
+    const response = await this.fetcher(this.endpoint, {
+      method: 'POST',
+      headers: {
+        ...(await resolveHeaders(this.options.headers)),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(message),
+      signal: this.lifetime.signal,
+    });
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok)
+      throw new HttpStatusError(
+        response.status,
+        `HTTP ${response.status} from ${this.endpoint.href}`,
+      );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.lifetime.abort();
+    this.onclose?.();
+  }
+}

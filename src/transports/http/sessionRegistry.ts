@@ -1,0 +1,110 @@
+/**
+ * @module The live sessions of one HTTP handler: creation under a cap, lookup bound to the
+ * principal that created the session, idle reaping, and closing them all.
+ */
+import type { Identity, Transport } from '../../jsonrpc/transport.js';
+
+/** What the handler keeps of the server side of a session. */
+export interface SessionHandle {
+  close(): Promise<void>;
+  /** True while the session is handling requests (it is not reaped, and shutdown waits for it). */
+  readonly busy: boolean;
+  /** The negotiated revision, once initialized. */
+  readonly protocolVersion: string | undefined;
+}
+
+/** Starts the server side of a session on a transport (wired by the `toolwire/http` entry). */
+export type ConnectSession = (
+  transport: Transport,
+  options: { sessionId?: string; identity?: Identity; assumeVersion?: string },
+) => Promise<SessionHandle>;
+
+/** A session as the registry keeps it. */
+export interface LiveSession<T extends Transport> {
+  readonly transport: T;
+  readonly handle: SessionHandle;
+  readonly owner: string | undefined;
+  /** When the session last saw a request; idle ones are reaped. */
+  lastActivity(): number;
+  /** True while a client holds a stream open (never reaped then). */
+  listening(): boolean;
+}
+
+/** The outcome of a lookup. */
+export type Lookup<T extends Transport> =
+  | { ok: true; session: LiveSession<T> }
+  | { ok: false; failure: 'missingSession' | 'unknownSession' };
+
+/** Sessions by id. */
+export class SessionRegistry<T extends Transport> {
+  private readonly sessions = new Map<string, LiveSession<T>>();
+  private reaper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly limits: { maxSessions: number; idleMs: number },
+    private readonly report: (error: unknown) => void,
+  ) {
+    const every = Math.max(1000, Math.min(limits.idleMs / 2, 60_000));
+    this.reaper = setInterval(() => this.reapIdle(Date.now()), every);
+    (this.reaper as { unref?: () => void }).unref?.();
+  }
+
+  /** Number of live sessions. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** True when another session may be created (reaping idle ones first if at the cap). */
+  hasRoom(): boolean {
+    if (this.sessions.size < this.limits.maxSessions) return true;
+    this.reapIdle(Date.now());
+    return this.sessions.size < this.limits.maxSessions;
+  }
+
+  /** Adds a session; it leaves the registry when its transport closes. */
+  add(id: string, session: LiveSession<T>): void {
+    this.sessions.set(id, session);
+    const previous = session.transport.onclose;
+    session.transport.onclose = () => {
+      this.sessions.delete(id);
+      previous?.();
+    };
+  }
+
+  /**
+   * The session named by the request's `MCP-Session-Id`, if it exists and belongs to the caller.
+   * A session of another principal is reported as unknown: its existence is not revealed.
+   */
+  lookup(sessionId: string | null, identity: Identity | undefined): Lookup<T> {
+    if (sessionId === null || sessionId === '') return { ok: false, failure: 'missingSession' };
+    const session = this.sessions.get(sessionId);
+    if (!session || session.owner !== identity?.id) return { ok: false, failure: 'unknownSession' };
+    return { ok: true, session };
+  }
+
+  /** True when any session is still handling requests. */
+  anyBusy(): boolean {
+    for (const s of this.sessions.values()) if (s.handle.busy) return true;
+    return false;
+  }
+
+  /** Closes every session and stops reaping. */
+  async closeAll(): Promise<void> {
+    if (this.reaper !== undefined) clearInterval(this.reaper);
+    this.reaper = undefined;
+    await Promise.allSettled([...this.sessions.values()].map((s) => s.handle.close()));
+    this.sessions.clear();
+  }
+
+  private reapIdle(now: number): void {
+    for (const session of this.sessions.values()) {
+      if (
+        now - session.lastActivity() < this.limits.idleMs ||
+        session.listening() ||
+        session.handle.busy
+      )
+        continue;
+      session.handle.close().catch(this.report);
+    }
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * @module One SSE stream of a session: the stream answering a POST, or the session's standalone
+ * GET stream. It outlives its HTTP connection: when the connection drops (or the server closes it
+ * to make the client poll), events keep going to the event store, and a GET with `Last-Event-ID`
+ * attaches a new connection that first receives what was missed. A POST stream answers in JSON
+ * instead when its responses are ready before anything else has to be sent.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
+import type { EventStore } from './eventStore.js';
+import { formatSseEvent, SSE_HEADERS } from './sse.js';
+
+/** What a stream needs from its session. */
+export interface StreamHost {
+  readonly sessionId: string | undefined;
+  readonly eventStore: EventStore;
+  /** The reconnection delay announced to clients. */
+  readonly retryMs: number;
+  /** Headers every response of the session carries (the session id). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The stream ended: all its responses are written. */
+  streamEnded(stream: SseStream): void;
+  report(error: unknown): void;
+}
+
+type Mode = 'pending' | 'live' | 'detached' | 'resuming' | 'done';
+
+const encoder = new TextEncoder();
+
+function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !('method' in message);
+}
+
+/** A POST's stream (awaiting responses to `requests`) or the standalone stream (awaiting none). */
+export class SseStream {
+  readonly id: string;
+  /** The HTTP response of the POST or GET that opened the stream. */
+  readonly response: Promise<Response>;
+  private mode: Mode;
+  private seq = 0;
+  private deliveredSeq = 0;
+  private settle!: (response: Response) => void;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private readonly awaiting: Set<RequestId>;
+  private readonly heldResponses: JsonRpcResponse[] = [];
+  private readonly resumeBuffer: Array<{ id: string; seq: number; text: string }> = [];
+  private pendingAppends: Promise<void> = Promise.resolve();
+  private sseTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly batch: boolean;
+  private readonly standalone: boolean;
+  private unread = false;
+
+  constructor(
+    private readonly host: StreamHost,
+    options: {
+      id: string;
+      /** Request ids whose responses this stream carries; none for the standalone stream. */
+      requests: readonly RequestId[];
+      /** Answer in JSON when possible ('adaptive') or always open SSE ('sse'). */
+      mode: 'adaptive' | 'sse' | 'standalone';
+      /** In adaptive mode, open SSE when no response came within this time. */
+      sseAfterMs: number;
+      /** A batch is answered with an array even when it holds one request. */
+      batch: boolean;
+    },
+  ) {
+    this.id = options.id;
+    this.awaiting = new Set(options.requests);
+    this.batch = options.batch;
+    this.standalone = options.mode === 'standalone';
+    this.response = new Promise((resolve) => (this.settle = resolve));
+    if (options.mode === 'standalone') {
+      this.mode = 'detached';
+    } else if (options.mode === 'sse') {
+      this.mode = 'pending';
+      this.openSse();
+    } else {
+      this.mode = 'pending';
+      this.sseTimer = setTimeout(() => {
+        if (this.mode === 'pending') this.openSse();
+      }, options.sseAfterMs);
+      (this.sseTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** True while an HTTP connection is attached. */
+  get connected(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** True once every awaited response was written (POST streams). */
+  get finished(): boolean {
+    return this.mode === 'done';
+  }
+
+  /** True when some events were stored but never written to a connection (a resume is due). */
+  get hasUnread(): boolean {
+    return this.unread;
+  }
+
+  /** Sends one message on this stream. */
+  deliver(message: JsonRpcMessage): void {
+    if (this.mode === 'done') {
+      this.host.report(
+        new Error(`A message arrived for stream ${this.id} after it ended; dropped`),
+      );
+      return;
+    }
+    const response = isResponse(message);
+    if (this.mode === 'pending') {
+      if (response) {
+        this.heldResponses.push(message);
+        if (message.id !== undefined && message.id !== null) this.awaiting.delete(message.id);
+        if (this.awaiting.size === 0) this.answerJson();
+        return;
+      }
+      this.openSse();
+    }
+    this.emit(message);
+    if (response && !this.standalone && message.id !== undefined && message.id !== null) {
+      this.awaiting.delete(message.id);
+      if (this.awaiting.size === 0) this.complete();
+    }
+  }
+
+  /**
+   * Closes the HTTP connection without ending the stream, so the client polls (SEP-1699): it
+   * reconnects after `retry` with `Last-Event-ID` and gets the rest.
+   */
+  closeConnection(): void {
+    if (this.mode === 'done') return;
+    if (this.mode === 'pending') this.openSse();
+    if (!this.controller) return;
+    this.write(`retry: ${this.host.retryMs}\n\n`);
+    this.detach(true);
+  }
+
+  /**
+   * Attaches a new connection (a GET): replays the events after `afterEventId` (or, for a fresh
+   * standalone GET, those never written to a connection), then continues live.
+   */
+  async attach(afterEventId: string | undefined): Promise<Response> {
+    if (this.controller) this.detach(true);
+    const wasDone = this.mode === 'done';
+    if (!wasDone) this.mode = 'resuming';
+    const stream = this.newConnection();
+    await this.pendingAppends;
+    const after = afterEventId ?? `${this.id}:${this.deliveredSeq}`;
+    const replay = await this.host.eventStore.replayAfter(after);
+    let lastSeq = Number(after.slice(after.lastIndexOf(':') + 1));
+    for (const event of replay?.events ?? []) {
+      this.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+      lastSeq = Math.max(lastSeq, Number(event.id.slice(event.id.lastIndexOf(':') + 1)));
+    }
+    for (const event of this.resumeBuffer.splice(0)) {
+      if (event.seq > lastSeq) this.write(event.text);
+    }
+    this.deliveredSeq = this.seq;
+    this.unread = false;
+    if (wasDone || this.mode === 'done') {
+      this.finishConnection();
+      void this.host.eventStore.dropStream(this.id).catch((e: unknown) => this.host.report(e));
+      this.host.streamEnded(this);
+    } else {
+      this.mode = 'live';
+    }
+    return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers } });
+  }
+
+  /**
+   * Ends the stream and its connection (the session closed). Requests still awaiting a response
+   * get a JSON-RPC error, so no POST is left without an answer.
+   */
+  end(): void {
+    if (this.mode === 'done') return;
+    for (const id of this.awaiting) {
+      this.deliver({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: ErrorCode.ServerShuttingDown,
+          message: 'The session closed before the response',
+        },
+      });
+    }
+    if (this.sseTimer !== undefined) clearTimeout(this.sseTimer);
+    this.mode = 'done';
+    this.finishConnection();
+  }
+
+  private answerJson(): void {
+    if (this.sseTimer !== undefined) clearTimeout(this.sseTimer);
+    this.mode = 'done';
+    const body = this.batch ? this.heldResponses : this.heldResponses[0];
+    this.settle(
+      new Response(JSON.stringify(body), {
+        status: 200,
+        headers: { 'content-type': 'application/json', ...this.host.headers },
+      }),
+    );
+    this.host.streamEnded(this);
+  }
+
+  private openSse(): void {
+    if (this.sseTimer !== undefined) clearTimeout(this.sseTimer);
+    const stream = this.newConnection();
+    this.mode = 'live';
+    this.settle(
+      new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers } }),
+    );
+    // The priming event: an id to resume from and the retry delay, before anything else.
+    this.write(formatSseEvent({ id: `${this.id}:0`, retry: this.host.retryMs, data: '' }));
+    for (const held of this.heldResponses.splice(0)) this.emit(held);
+  }
+
+  private newConnection(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+      // The client went away: not a cancellation (the spec says so); keep storing for a resume.
+      cancel: () => this.detach(false),
+    });
+  }
+
+  private emit(message: JsonRpcMessage): void {
+    const seq = ++this.seq;
+    const id = `${this.id}:${seq}`;
+    const text = formatSseEvent({ id, data: JSON.stringify(message) });
+    const append = this.host.eventStore.append({
+      streamId: this.id,
+      sessionId: this.host.sessionId ?? '',
+      eventId: id,
+      message,
+    });
+    this.pendingAppends = this.pendingAppends
+      .then(() => append)
+      .catch((e: unknown) => this.host.report(e));
+    if (this.mode === 'resuming') this.resumeBuffer.push({ id, seq, text });
+    else if (this.controller) {
+      this.write(text);
+      this.deliveredSeq = seq;
+    } else {
+      this.unread = true;
+    }
+  }
+
+  private complete(): void {
+    this.mode = 'done';
+    if (this.controller) {
+      this.finishConnection();
+      // Written to a live connection: nothing left to resume.
+      void this.pendingAppends
+        .then(() => this.host.eventStore.dropStream(this.id))
+        .catch((e: unknown) => this.host.report(e));
+    }
+    this.host.streamEnded(this);
+  }
+
+  private write(text: string): void {
+    try {
+      this.controller?.enqueue(encoder.encode(text));
+    } catch {
+      this.controller = undefined;
+    }
+  }
+
+  private detach(closeConnection: boolean): void {
+    const controller = this.controller;
+    this.controller = undefined;
+    if (this.mode === 'live') this.mode = 'detached';
+    if (closeConnection) {
+      try {
+        controller?.close();
+      } catch {
+        // Already closed by the other side.
+      }
+    }
+  }
+
+  private finishConnection(): void {
+    const controller = this.controller;
+    this.controller = undefined;
+    try {
+      controller?.close();
+    } catch {
+      // Already closed.
+    }
+  }
+}

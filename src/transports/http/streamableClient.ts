@@ -1,0 +1,371 @@
+/**
+ * @module The fetch-based Streamable HTTP client transport: every message is a POST answered by
+ * JSON or an SSE stream; a dropped stream is resumed with GET + `Last-Event-ID` after the `retry`
+ * the server announced; the standalone GET stream carries server-initiated messages; a 404 on the
+ * session makes the transport open a new session by replaying `initialize`; DELETE on close.
+ */
+import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
+import { LocalError } from '../../jsonrpc/errors.js';
+import { isPlainObject, isRequestId } from '../../jsonrpc/guards.js';
+import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
+import { readBody } from './body.js';
+import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
+import { readSse } from './sseReader.js';
+
+/** Options of {@link StreamableHttpClientTransport}. */
+export interface StreamableHttpClientOptions {
+  /** Extra headers on every request (authorization...). */
+  headers?: HeadersSource;
+  /** The fetch to use. Default: the global one. */
+  fetch?: typeof fetch;
+  /** Largest accepted message. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** Deepest accepted nesting. Default 64. */
+  maxDepth?: number;
+  /** Open the GET stream for server-initiated messages after initialization. Default true. */
+  standaloneStream?: boolean;
+  /** Reconnection delay when the server announced none. Default 1000 ms. */
+  reconnectDelayMs?: number;
+  /** Failed reconnections in a row before a stream is given up. Default 5. */
+  maxReconnectAttempts?: number;
+}
+
+/** An HTTP failure of a POST, with its status. */
+export class HttpStatusError extends LocalError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super('transport', message);
+  }
+}
+
+interface StreamState {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  /** Requests whose responses this stream carries (none for the standalone stream). */
+  awaited: readonly RequestId[];
+}
+
+function requestIdsOf(message: JsonRpcMessage | JsonRpcMessage[]): RequestId[] {
+  const all = Array.isArray(message) ? message : [message];
+  return all.flatMap((m) => ('method' in m && 'id' in m && isRequestId(m.id) ? [m.id] : []));
+}
+
+function isInitialize(message: JsonRpcMessage | JsonRpcMessage[]): message is JsonRpcRequest {
+  return (
+    !Array.isArray(message) &&
+    'method' in message &&
+    message.method === 'initialize' &&
+    'id' in message
+  );
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** A Streamable HTTP connection to one MCP endpoint. */
+export class StreamableHttpClientTransport implements Transport {
+  onmessage?: (message: unknown, info?: MessageInfo) => void;
+  ondecodeerror?: Transport['ondecodeerror'];
+  onfailure?: Transport['onfailure'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  readonly url: URL;
+  private session: string | undefined;
+  private version: string | undefined;
+  private readonly lifetime = new AbortController();
+  private readonly outstanding = new Set<RequestId>();
+  private initializeRequest: JsonRpcRequest | undefined;
+  private reinitializing: Promise<void> | undefined;
+  private standaloneOpen = false;
+  private closed = false;
+  private readonly fetcher: typeof fetch;
+  private readonly maxBytes: number;
+  private readonly maxDepth: number;
+
+  constructor(
+    url: URL | string,
+    private readonly options: StreamableHttpClientOptions = {},
+  ) {
+    this.url = new URL(url);
+    this.fetcher = options.fetch ?? fetch;
+    this.maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  }
+
+  /** The session id the server assigned, if any. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  async start(): Promise<void> {}
+
+  /** Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on. */
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closed) throw new LocalError('closed', 'The transport is closed');
+    await this.post(message, true);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.lifetime.abort();
+    if (this.session !== undefined) {
+      // Best effort: a server may answer 405 (it keeps sessions until they idle out) or be gone.
+      const headers = { ...(await this.baseHeaders()), 'mcp-session-id': this.session };
+      await this.fetcher(this.url, {
+        method: 'DELETE',
+        headers,
+        signal: AbortSignal.timeout(2000),
+      }).catch(() => {});
+    }
+    this.onclose?.();
+  }
+
+  private async baseHeaders(): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { ...(await resolveHeaders(this.options.headers)) };
+    if (this.session !== undefined) headers['mcp-session-id'] = this.session;
+    if (this.version !== undefined) headers['mcp-protocol-version'] = this.version;
+    return headers;
+  }
+
+  private async post(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    mayReinitialize: boolean,
+  ): Promise<void> {
+    if (isInitialize(message)) this.initializeRequest = message;
+    const ids = requestIdsOf(message);
+    for (const id of ids) this.outstanding.add(id);
+    const hadSession = this.session !== undefined;
+    const response = await this.fetcher(this.url, {
+      method: 'POST',
+      headers: {
+        ...(await this.baseHeaders()),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(message),
+      signal: this.lifetime.signal,
+    });
+    const assigned = response.headers.get('mcp-session-id');
+    if (assigned !== null && isInitialize(message)) this.session = assigned;
+    if (response.status === 404 && hadSession && mayReinitialize && !isInitialize(message)) {
+      await response.body?.cancel();
+      // The session ended on the server: open a new one, then send this message again.
+      await this.reinitialize();
+      return this.post(message, false);
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      for (const id of ids) this.outstanding.delete(id);
+      throw new HttpStatusError(
+        response.status,
+        `HTTP ${response.status} from ${this.url.href}${text ? `: ${text.slice(0, 200)}` : ''}`,
+      );
+    }
+    if (
+      !Array.isArray(message) &&
+      'method' in message &&
+      message.method === 'notifications/initialized'
+    )
+      this.openStandalone();
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (ids.length === 0) {
+      // Notifications and responses expect no answer; a body (some servers send one) is ignored.
+      await response.body?.cancel().catch(() => {});
+    } else if (type === 'text/event-stream' && response.body) {
+      void this.consume(response.body, {
+        lastEventId: undefined,
+        retryMs: undefined,
+        awaited: ids,
+      });
+    } else if (type === 'application/json' && response.status !== 202) {
+      await this.readJson(response, ids);
+    } else {
+      await response.body?.cancel();
+    }
+  }
+
+  private async readJson(response: Response, ids: readonly RequestId[]): Promise<void> {
+    const body = await readBody(response, this.maxBytes);
+    if (!body.ok) {
+      for (const id of ids)
+        this.failRequest(
+          id,
+          new LocalError('message-too-large', `The response exceeded ${this.maxBytes} bytes`),
+        );
+      return;
+    }
+    if (body.text.trim() === '') return;
+    this.deliverText(body.text);
+  }
+
+  private deliverText(text: string): void {
+    const decoded = decodeMessage(text, this.maxDepth);
+    if (!decoded.ok) {
+      this.ondecodeerror?.(decoded.error, decoded.hint);
+      return;
+    }
+    const messages = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
+    for (const m of messages) {
+      if (isPlainObject(m) && !('method' in m) && isRequestId(m['id']))
+        this.outstanding.delete(m['id']);
+    }
+    this.onmessage?.(decoded.value);
+  }
+
+  private failRequest(id: RequestId, error: LocalError): void {
+    this.outstanding.delete(id);
+    this.onfailure?.(id, error);
+  }
+
+  /** Reads one SSE connection; resumes it while responses it carries are still due. */
+  private async consume(body: ReadableStream<Uint8Array>, state: StreamState): Promise<void> {
+    let oversized = false;
+    try {
+      await readSse(
+        body,
+        {
+          event: (event) => {
+            if (event.id !== undefined) state.lastEventId = event.id;
+            if (
+              event.data.trim() === '' ||
+              (event.event !== undefined && event.event !== 'message')
+            )
+              return;
+            this.deliverText(event.data);
+          },
+          retry: (ms) => (state.retryMs = ms),
+          oversized: () => (oversized = true),
+        },
+        this.maxBytes,
+      );
+    } catch {
+      // A dropped connection is not a cancellation: resume below if something is still due.
+    }
+    if (this.closed) return;
+    if (oversized) {
+      for (const id of state.awaited)
+        if (this.outstanding.has(id))
+          this.failRequest(
+            id,
+            new LocalError('message-too-large', `A message exceeded ${this.maxBytes} bytes`),
+          );
+    }
+    const due = state.awaited.filter((id) => this.outstanding.has(id));
+    if (state.awaited.length > 0 && due.length === 0) return; // a POST stream that delivered everything
+    await this.resume({ ...state, awaited: due }, 0);
+  }
+
+  /** Reconnects a stream with GET (+ Last-Event-ID), honouring the announced retry delay. */
+  private async resume(state: StreamState, attempt: number): Promise<void> {
+    const standalone = state.awaited.length === 0;
+    if (!standalone && state.lastEventId === undefined) {
+      for (const id of state.awaited)
+        this.failRequest(
+          id,
+          new LocalError(
+            'transport',
+            'The response stream ended before the response, and it cannot be resumed',
+          ),
+        );
+      return;
+    }
+    const limit = this.options.maxReconnectAttempts ?? 5;
+    if (attempt >= limit) {
+      if (standalone) this.standaloneOpen = false;
+      for (const id of state.awaited)
+        this.failRequest(
+          id,
+          new LocalError(
+            'transport',
+            `The response stream was lost and ${limit} reconnections failed`,
+          ),
+        );
+      return;
+    }
+    const base = state.retryMs ?? this.options.reconnectDelayMs ?? 1000;
+    await sleep(attempt === 0 ? base : base * 2 ** attempt, this.lifetime.signal);
+    if (this.closed) return;
+    const headers: Record<string, string> = {
+      ...(await this.baseHeaders()),
+      accept: 'text/event-stream',
+    };
+    if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
+    let response: Response;
+    try {
+      response = await this.fetcher(this.url, {
+        method: 'GET',
+        headers,
+        signal: this.lifetime.signal,
+      });
+    } catch {
+      return this.resume(state, attempt + 1);
+    }
+    const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    if (!response.ok || !response.body || !isSse) {
+      await response.body?.cancel().catch(() => {});
+      // 405 and 409 mean "no (second) GET stream here": stop for the standalone stream.
+      if (
+        standalone &&
+        (response.status === 405 || response.status === 409 || response.status === 400)
+      ) {
+        this.standaloneOpen = false;
+        return;
+      }
+      return this.resume(state, attempt + 1);
+    }
+    await this.consume(response.body, state);
+  }
+
+  private openStandalone(): void {
+    if (this.standaloneOpen || this.options.standaloneStream === false) return;
+    this.standaloneOpen = true;
+    void this.resume({ lastEventId: undefined, retryMs: 0, awaited: [] }, 0);
+  }
+
+  /** Opens a new session by replaying the initialize request (and initialized notification). */
+  private reinitialize(): Promise<void> {
+    this.reinitializing ??= (async () => {
+      const init = this.initializeRequest;
+      this.session = undefined;
+      if (!init)
+        throw new LocalError('transport', 'The session expired before initialize was seen');
+      const response = await this.fetcher(this.url, {
+        method: 'POST',
+        headers: {
+          ...(await this.baseHeaders()),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ ...init, id: `toolwire-reinitialize-${Date.now()}` }),
+        signal: this.lifetime.signal,
+      });
+      await response.body?.cancel().catch(() => {});
+      if (!response.ok)
+        throw new HttpStatusError(
+          response.status,
+          `Re-initialization failed with HTTP ${response.status}`,
+        );
+      this.session = response.headers.get('mcp-session-id') ?? undefined;
+      this.standaloneOpen = false;
+      await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, false);
+    })().finally(() => {
+      this.reinitializing = undefined;
+    });
+    return this.reinitializing;
+  }
+}

@@ -1,0 +1,350 @@
+/**
+ * @module The Streamable HTTP server transport as one web-standard handler: `fetch(Request)`
+ * returns a `Response` (Hono's shape; adapters only convert). POST carries client messages, GET
+ * opens or resumes a stream, DELETE ends a session. The 2024-11-05 HTTP+SSE endpoints are served
+ * beside it (legacySse.ts).
+ */
+import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
+import { classifyMessage, isRequestId } from '../../jsonrpc/guards.js';
+import type { Identity } from '../../jsonrpc/transport.js';
+import type { RequestId } from '../../jsonrpc/types.js';
+import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { MemoryEventStore, type EventStore } from './eventStore.js';
+import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
+import { failureResponse } from './httpStatus.js';
+import { LegacySseEndpoints, type LegacySseOptions } from './legacySse.js';
+import {
+  acceptsJsonAndSse,
+  acceptsSse,
+  isJsonContentType,
+  originProblem,
+  type OriginPolicy,
+} from './requestGuards.js';
+import { SessionRegistry, type ConnectSession } from './sessionRegistry.js';
+
+/** Options of {@link StreamableHttpHandler}. */
+export interface StreamableHttpOptions {
+  /** Starts the server side of a session (see `toolwire/http`'s `createHttpHandler`). */
+  connect: ConnectSession;
+  /** Revisions the server accepts in `MCP-Protocol-Version`. */
+  protocolVersions: readonly string[];
+  /** The MCP endpoint path. Default `/mcp`. */
+  path?: string;
+  /** No sessions: every POST is served on its own, GET and DELETE answer 405. Default false. */
+  stateless?: boolean;
+  /** DNS-rebinding protection (Host and Origin checks). Default: loopback only. */
+  origins?: OriginPolicy;
+  /** Largest request body. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Deepest JSON nesting accepted. Default 64. */
+  maxDepth?: number;
+  /** Most live sessions; more initializations get 503. Default 10 000. */
+  maxSessions?: number;
+  /** A session without requests (and no open stream) for this long is ended. Default 30 min. */
+  sessionIdleMs?: number;
+  /** Where SSE events wait for resumption. Default: in memory. */
+  eventStore?: EventStore;
+  /** The `retry` announced on SSE streams, in ms. Default 1000. */
+  retryMs?: number;
+  /**
+   * `adaptive` (default): JSON when a request's response is ready before anything else must be
+   * sent, SSE otherwise (or after `sseAfterMs`). `sse`: always SSE.
+   */
+  responseMode?: 'adaptive' | 'sse';
+  /** In adaptive mode, open SSE (with a resumable event id) when a response takes longer. Default 1000 ms. */
+  sseAfterMs?: number;
+  /** Establishes the caller; return a Response (e.g. 401) to refuse the request. */
+  authenticate?: (
+    request: Request,
+  ) => Identity | undefined | Response | Promise<Identity | undefined | Response>;
+  /** The 2024-11-05 HTTP+SSE endpoints. Default `{ ssePath: '/sse', messagesPath: '/messages' }`. */
+  legacy?: LegacySseOptions | false;
+  /** Faults that did not fail a request. Default: stderr. */
+  onerror?: (error: unknown) => void;
+}
+
+function defaultReport(error: unknown): void {
+  console.error(`[toolwire] http: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** The handler. */
+export class StreamableHttpHandler {
+  private readonly registry: SessionRegistry<HttpSessionTransport>;
+  private readonly settings: SessionSettings;
+  private readonly legacy: LegacySseEndpoints | undefined;
+  private readonly path: string;
+  private readonly report: (error: unknown) => void;
+  private closing = false;
+
+  constructor(private readonly options: StreamableHttpOptions) {
+    this.path = options.path ?? '/mcp';
+    this.report = options.onerror ?? defaultReport;
+    this.registry = new SessionRegistry(
+      { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 30 * 60_000 },
+      this.report,
+    );
+    this.settings = {
+      eventStore: options.eventStore ?? new MemoryEventStore(),
+      retryMs: options.retryMs ?? 1000,
+      responseMode: options.responseMode ?? 'adaptive',
+      sseAfterMs: options.sseAfterMs ?? 1000,
+      report: this.report,
+    };
+    this.legacy =
+      options.legacy === false
+        ? undefined
+        : new LegacySseEndpoints(options.legacy ?? { ssePath: '/sse', messagesPath: '/messages' }, {
+            connect: options.connect,
+            maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+            maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+            maxSessions: options.maxSessions ?? 10_000,
+            report: this.report,
+          });
+  }
+
+  /** Number of live Streamable HTTP sessions. */
+  get sessionCount(): number {
+    return this.registry.size;
+  }
+
+  /** Handles one HTTP request. Never throws: every failure is an HTTP response. */
+  readonly fetch = async (request: Request): Promise<Response> => {
+    try {
+      return await this.route(request);
+    } catch (error) {
+      this.report(error);
+      return new Response(null, { status: 500 });
+    }
+  };
+
+  /**
+   * Graceful shutdown: new requests get 503 at once; requests in flight get up to `graceMs` to
+   * finish (their responses are delivered); then every session closes.
+   */
+  async close(options: { graceMs?: number } = {}): Promise<void> {
+    this.closing = true;
+    const deadline = Date.now() + (options.graceMs ?? 10_000);
+    while (this.registry.anyBusy() && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([this.registry.closeAll(), this.legacy?.close()]);
+  }
+
+  private async route(request: Request): Promise<Response> {
+    const problem = originProblem(request.headers, this.options.origins ?? {});
+    if (problem) return failureResponse('forbidden', problem);
+    const url = new URL(request.url);
+    const legacy = this.legacy?.matches(url.pathname) ? this.legacy : undefined;
+    if (!legacy && url.pathname !== this.path)
+      return failureResponse('notFound', `No MCP endpoint at ${url.pathname}`);
+    const auth = await this.options.authenticate?.(request);
+    if (auth instanceof Response) return auth;
+    if (legacy)
+      return this.closing
+        ? failureResponse('shuttingDown', 'The server is shutting down')
+        : legacy.handle(request, url, auth);
+    switch (request.method) {
+      case 'POST':
+        return this.post(request, auth);
+      case 'GET':
+        return this.closing
+          ? failureResponse('shuttingDown', 'The server is shutting down')
+          : this.get(request, auth);
+      case 'DELETE':
+        return this.delete(request, auth);
+      default:
+        return failureResponse('methodNotAllowed', `${request.method} is not supported`, {
+          allow: this.options.stateless ? 'POST' : 'GET, POST, DELETE',
+        });
+    }
+  }
+
+  private versionProblem(headers: Headers): Response | undefined {
+    const version = headers.get('mcp-protocol-version');
+    if (version !== null && !this.options.protocolVersions.includes(version)) {
+      return failureResponse(
+        'badProtocolVersion',
+        `Unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${this.options.protocolVersions.join(', ')})`,
+      );
+    }
+    return undefined;
+  }
+
+  private async post(request: Request, identity: Identity | undefined): Promise<Response> {
+    const headers = request.headers;
+    if (!acceptsJsonAndSse(headers))
+      return failureResponse(
+        'notAcceptable',
+        'Accept must list application/json and text/event-stream',
+      );
+    if (!isJsonContentType(headers))
+      return failureResponse('unsupportedMediaType', 'Content-Type must be application/json');
+    const versionProblem = this.versionProblem(headers);
+    if (versionProblem) return versionProblem;
+    const body = await readBody(request, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    if (!body.ok) {
+      return body.reason === 'too-large'
+        ? failureResponse(
+            'tooLarge',
+            `The body exceeds ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`,
+          )
+        : failureResponse('parse', 'Parse error: the body is not valid UTF-8');
+    }
+    const decoded = decodeMessage(body.text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    if (!decoded.ok)
+      return failureResponse(
+        decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
+        decoded.error.message,
+      );
+    const batch = Array.isArray(decoded.value);
+    const messages: unknown[] = batch ? (decoded.value as unknown[]) : [decoded.value];
+    const checked = checkMessages(messages, batch);
+    if (typeof checked === 'string') return failureResponse('invalidMessage', checked);
+
+    let session: HttpSessionTransport;
+    if (checked.initialize) {
+      const created = await this.createSession(identity, undefined);
+      if (created instanceof Response) return created;
+      session = created;
+    } else if (this.options.stateless) {
+      const created = await this.createSession(
+        identity,
+        headers.get('mcp-protocol-version') ?? '2025-03-26',
+      );
+      if (created instanceof Response) return created;
+      session = created;
+    } else {
+      const found = this.registry.lookup(headers.get('mcp-session-id'), identity);
+      if (!found.ok)
+        return failureResponse(
+          found.failure,
+          found.failure === 'missingSession'
+            ? 'MCP-Session-Id header required'
+            : 'Session not found',
+        );
+      session = found.session.transport;
+      if (this.closing && checked.requestIds.length > 0)
+        return failureResponse('shuttingDown', 'The server is shutting down');
+      if (batch && found.session.handle.protocolVersion !== '2025-03-26') {
+        return failureResponse(
+          'invalidMessage',
+          `Batches are not supported in protocol revision ${found.session.handle.protocolVersion ?? 'unknown'}`,
+        );
+      }
+      const reused = checked.requestIds.find((id) => session.hasPending(id));
+      if (reused !== undefined)
+        return failureResponse(
+          'conflict',
+          `Request id ${JSON.stringify(reused)} is already in use`,
+        );
+    }
+    const response = session.receive(messages, {
+      batch,
+      requestIds: checked.requestIds,
+      message: identity ? { identity } : {},
+    });
+    if (!response) return new Response(null, { status: 202, headers: session.headers });
+    return response;
+  }
+
+  private async createSession(
+    identity: Identity | undefined,
+    assumeVersion: string | undefined,
+  ): Promise<HttpSessionTransport | Response> {
+    if (this.closing) return failureResponse('shuttingDown', 'The server is shutting down');
+    const stateless = this.options.stateless === true;
+    if (!stateless && !this.registry.hasRoom())
+      return failureResponse('tooManySessions', 'Too many sessions; try again later', {
+        'retry-after': '5',
+      });
+    const sessionId = stateless ? undefined : randomToken(24);
+    const transport = new HttpSessionTransport(
+      sessionId,
+      { ...this.settings, ephemeral: stateless },
+      identity?.id,
+    );
+    const handle = await this.options.connect(transport, {
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(identity ? { identity } : {}),
+      ...(assumeVersion !== undefined ? { assumeVersion } : {}),
+    });
+    if (sessionId !== undefined) {
+      this.registry.add(sessionId, {
+        transport,
+        handle,
+        owner: identity?.id,
+        lastActivity: () => transport.lastActivity,
+        listening: () => transport.listening,
+      });
+    }
+    return transport;
+  }
+
+  private async get(request: Request, identity: Identity | undefined): Promise<Response> {
+    if (this.options.stateless)
+      return failureResponse('methodNotAllowed', 'This server is stateless: no GET stream', {
+        allow: 'POST',
+      });
+    if (!acceptsSse(request.headers))
+      return failureResponse('notAcceptable', 'Accept must list text/event-stream');
+    const versionProblem = this.versionProblem(request.headers);
+    if (versionProblem) return versionProblem;
+    const found = this.registry.lookup(request.headers.get('mcp-session-id'), identity);
+    if (!found.ok)
+      return failureResponse(
+        found.failure,
+        found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
+      );
+    const result = await found.session.transport.listen(
+      request.headers.get('last-event-id') ?? undefined,
+    );
+    if (result === 'conflict')
+      return failureResponse('conflict', 'A GET stream is already open for this session');
+    if (result === 'unknown-event')
+      return failureResponse(
+        'badLastEventId',
+        'Last-Event-ID does not name a stream of this session',
+      );
+    return result;
+  }
+
+  private async delete(request: Request, identity: Identity | undefined): Promise<Response> {
+    if (this.options.stateless)
+      return failureResponse('methodNotAllowed', 'This server is stateless: no sessions to end', {
+        allow: 'POST',
+      });
+    const found = this.registry.lookup(request.headers.get('mcp-session-id'), identity);
+    if (!found.ok)
+      return failureResponse(
+        found.failure,
+        found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
+      );
+    await found.session.handle.close();
+    return new Response(null, { status: 200 });
+  }
+}
+
+/** What the handler needs to know of a POST's messages, or why they are refused as a whole. */
+function checkMessages(
+  messages: unknown[],
+  batch: boolean,
+): { initialize: boolean; requestIds: RequestId[] } | string {
+  if (batch && messages.length === 0) return 'An empty batch is not a valid request';
+  let initialize = false;
+  const requestIds: RequestId[] = [];
+  for (const message of messages) {
+    const c = classifyMessage(message);
+    if (c.kind === 'invalid') {
+      // An error the connection would address to null could not be routed to this POST's stream.
+      if (c.id === null && !c.isResponse) return c.reason;
+      if (!c.isResponse && isRequestId(c.id)) requestIds.push(c.id);
+      continue;
+    }
+    if (c.kind !== 'request') continue;
+    if (c.message.method === 'initialize') initialize = true;
+    if (requestIds.includes(c.message.id))
+      return `Request id ${JSON.stringify(c.message.id)} appears twice`;
+    requestIds.push(c.message.id);
+  }
+  if (initialize && batch) return 'initialize must not be part of a batch';
+  return { initialize, requestIds };
+}
