@@ -161,14 +161,18 @@ export class Connection {
       sentParams === undefined
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: sentParams };
-    this.transport
-      .send(message, sendOptions(options.relatedRequestId))
-      .catch((error: unknown) =>
-        this.pending.fail(
-          id,
-          new LocalError('send-failed', `Could not send ${method}`, { cause: error }),
+    this.transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) =>
+      this.pending.fail(
+        id,
+        new LocalError(
+          'send-failed',
+          `Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
         ),
-      );
+      ),
+    );
     return result;
   }
 

@@ -5,7 +5,7 @@
  * explicitly, never 0 (RELIABILITY.md).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 
 /** A web-standard request handler. */
@@ -122,6 +122,21 @@ export async function serveHttp(
     },
     toNodeListener(handler),
   );
+  // Sockets and whether a response is in progress on them: close() ends every other one. (Node's
+  // closeIdleConnections() leaves a socket that has not sent a request yet waiting for headers.)
+  const busy = new Map<Socket, number>();
+  server.on('connection', (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.once('close', () => busy.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.once('close', () => busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1)));
+  });
+  const endIdle = (): void => {
+    for (const [socket, responses] of busy) if (responses === 0) socket.destroy();
+  };
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -138,8 +153,14 @@ export async function serveHttp(
     url: `http://${shownHost}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        // A connection finishing a response becomes idle only afterwards: keep ending idle ones
+        // until the server has closed (streams still open end when their sessions do).
+        const sweep = setInterval(endIdle, 25);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
+        endIdle();
       }),
   };
 }

@@ -31,11 +31,18 @@ export function hostnameOf(hostHeader: string): string {
   return colon < 0 ? host : host.slice(0, colon);
 }
 
-/** Why Host or Origin is refused, or undefined when both pass. */
-export function originProblem(headers: Headers, policy: OriginPolicy): string | undefined {
+/**
+ * Why Host or Origin is refused, or undefined when both pass. `urlHost` stands in for a missing
+ * Host header (some runtimes only put it in the URL).
+ */
+export function originProblem(
+  headers: Headers,
+  policy: OriginPolicy,
+  urlHost?: string,
+): string | undefined {
   const allowedHosts = policy.allowedHosts === undefined ? LOOPBACK : policy.allowedHosts;
   if (allowedHosts !== false) {
-    const host = headers.get('host');
+    const host = headers.get('host') ?? urlHost ?? null;
     if (host === null) return 'Missing Host header';
     if (!allowedHosts.map((h) => h.toLowerCase()).includes(hostnameOf(host)))
       return `Host ${JSON.stringify(host)} is not allowed`;

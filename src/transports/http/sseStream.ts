@@ -144,8 +144,10 @@ export class SseStream {
     const wasDone = this.mode === 'done';
     if (!wasDone) this.mode = 'resuming';
     const stream = this.newConnection();
-    await this.pendingAppends;
     const after = afterEventId ?? `${this.id}:${this.deliveredSeq}`;
+    // Priming event: where this connection starts (so a drop before any event can resume), and retry.
+    this.write(formatSseEvent({ id: after, retry: this.host.retryMs, data: '' }));
+    await this.pendingAppends;
     const replay = await this.host.eventStore.replayAfter(after);
     let lastSeq = Number(after.slice(after.lastIndexOf(':') + 1));
     for (const event of replay?.events ?? []) {

@@ -130,9 +130,9 @@ export class StreamableHttpHandler {
   }
 
   private async route(request: Request): Promise<Response> {
-    const problem = originProblem(request.headers, this.options.origins ?? {});
-    if (problem) return failureResponse('forbidden', problem);
     const url = new URL(request.url);
+    const problem = originProblem(request.headers, this.options.origins ?? {}, url.host);
+    if (problem) return failureResponse('forbidden', problem);
     const legacy = this.legacy?.matches(url.pathname) ? this.legacy : undefined;
     if (!legacy && url.pathname !== this.path)
       return failureResponse('notFound', `No MCP endpoint at ${url.pathname}`);
