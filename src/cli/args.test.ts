@@ -9,13 +9,48 @@ describe('parseCommand', () => {
       kind: 'serve',
       module: 'srv.js',
       exportName: undefined,
+      mode: { kind: 'stdio' },
+    });
+    expect(
+      parseCommand([
+        'serve',
+        'srv.js',
+        '--http',
+        '8080',
+        '--stateless',
+        '--allowed-host',
+        'mcp.example.com',
+      ]),
+    ).toMatchObject({
+      mode: {
+        kind: 'http',
+        port: 8080,
+        host: '127.0.0.1',
+        stateless: true,
+        allowedHosts: ['mcp.example.com'],
+      },
+    });
+    expect(
+      parseCommand(['list', 'http://127.0.0.1:3000/mcp', '--header', 'Authorization: Bearer x']),
+    ).toEqual({
+      kind: 'list',
+      target: {
+        kind: 'url',
+        url: 'http://127.0.0.1:3000/mcp',
+        headers: { authorization: 'Bearer x' },
+      },
+      jsonOutput: false,
+    });
+    expect(parseCommand(['call', 'add', 'https://example.com/mcp', '--arg', 'a=1'])).toMatchObject({
+      tool: 'add',
+      target: { kind: 'url', url: 'https://example.com/mcp' },
     });
     expect(parseCommand(['serve', 'srv.js', '--export', 'make'])).toMatchObject({
       exportName: 'make',
     });
     expect(parseCommand(['list', '--', 'node', 's.js', '--verbose'])).toEqual({
       kind: 'list',
-      target: { command: 'node', args: ['s.js', '--verbose'] },
+      target: { kind: 'command', command: 'node', args: ['s.js', '--verbose'] },
       jsonOutput: false,
     });
     expect(
@@ -37,7 +72,7 @@ describe('parseCommand', () => {
     ).toEqual({
       kind: 'call',
       tool: 'add',
-      target: { command: 'srv', args: [] },
+      target: { kind: 'command', command: 'srv', args: [] },
       pairs: [
         ['a', '1'],
         ['b', 'x=y'],
@@ -60,6 +95,12 @@ describe('parseCommand', () => {
     [['call', 't', '--timeout', '-1', '--', 's'], /--timeout/],
     [['call', 't', '--unknown', '--', 's'], /Unknown option/],
     [['serve'], /exactly one module/],
+    [['serve', 'm.js', '--http', 'eighty'], /port number/],
+    [['serve', 'm.js', '--stateless'], /--http only/],
+    [['list', 'ftp://x'], /not an http/],
+    [['list', 'http://x', '--', 'node'], /not both/],
+    [['list', '--header', 'bad', 'http://x'], /Name: value/],
+    [['list', '--header', 'A: b', '--', 'node'], /URLs only/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);

@@ -4,27 +4,39 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
+/** How `serve` exposes the server. */
+export type ServeMode =
+  | { kind: 'stdio' }
+  | {
+      kind: 'http';
+      port: number;
+      host: string;
+      stateless: boolean;
+      allowedHosts: string[] | undefined;
+      allowedOrigins: string[] | undefined;
+    };
+
 /** `toolwire serve <module>` */
 export interface ServeCommand {
   kind: 'serve';
   module: string;
   exportName: string | undefined;
+  mode: ServeMode;
 }
 
-/** Where the server to talk to comes from. */
-export interface ServerTarget {
-  command: string;
-  args: string[];
-}
+/** Where the server to talk to is: a command to spawn (stdio) or a URL (HTTP). */
+export type ServerTarget =
+  | { kind: 'command'; command: string; args: string[] }
+  | { kind: 'url'; url: string; headers: Record<string, string> };
 
-/** `toolwire list -- <command> [args...]` */
+/** `toolwire list <url> | -- <command> [args...]` */
 export interface ListCommand {
   kind: 'list';
   target: ServerTarget;
   jsonOutput: boolean;
 }
 
-/** `toolwire call <tool> [--arg k=v ...] [--json '{...}'] -- <command> [args...]` */
+/** `toolwire call <tool> [--arg k=v ...] [--json '{...}'] <url> | -- <command> [args...]` */
 export interface CallCommand {
   kind: 'call';
   tool: string;
@@ -54,14 +66,19 @@ export const USAGE = `toolwire: MCP tools from the command line
 
   toolwire serve <module> [--export <name>]
       Serve the McpServer a module exports (default export, or --export name) over stdio.
+  toolwire serve <module> --http <port> [--host <host>] [--stateless]
+                 [--allowed-host <name> ...] [--allowed-origin <origin> ...]
+      Serve it over Streamable HTTP at /mcp (and the 2024-11-05 HTTP+SSE transport at /sse).
+      The host defaults to 127.0.0.1; port 0 picks a free one.
 
+  toolwire list [--json-output] [--header 'Name: value' ...] <url>
   toolwire list [--json-output] -- <command> [args...]
-      Start a stdio server and list its tools.
+      List the tools of a server at a URL, or of a stdio server started by the command.
 
   toolwire call <tool> [--arg key=value ...] [--json '<object>'] [--timeout <ms>]
-                [--json-output] -- <command> [args...]
-      Start a stdio server and call one tool. --arg values are typed from the tool's
-      input schema; --json gives all arguments at once (--arg entries override it).
+                [--json-output] [--header 'Name: value' ...] <url> | -- <command> [args...]
+      Call one tool. --arg values are typed from the tool's input schema; --json gives all
+      arguments at once (--arg entries override it).
 
 Exit status: 0 success, 1 the tool reported an error, 2 usage error, 3 connection or protocol error.`;
 
@@ -75,13 +92,43 @@ function splitAtDoubleDash(argv: readonly string[]): {
     : { own: argv.slice(0, i), target: argv.slice(i + 1) };
 }
 
-function targetOf(target: string[] | undefined, command: string): ServerTarget {
+function headersOf(
+  entries: readonly string[] | undefined,
+  command: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const entry of entries ?? []) {
+    const colon = entry.indexOf(':');
+    if (colon <= 0)
+      throw new UsageError(
+        `${command}: --header needs "Name: value" (got ${JSON.stringify(entry)})`,
+      );
+    headers[entry.slice(0, colon).trim().toLowerCase()] = entry.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function targetOf(
+  command: string,
+  parts: { target: string[] | undefined; url: string | undefined; headers: Record<string, string> },
+): ServerTarget {
+  if (parts.url !== undefined && parts.target !== undefined) {
+    throw new UsageError(`${command}: give either a URL or a command after "--", not both`);
+  }
+  if (parts.url !== undefined) {
+    if (!/^https?:\/\//i.test(parts.url))
+      throw new UsageError(`${command}: ${JSON.stringify(parts.url)} is not an http(s) URL`);
+    return { kind: 'url', url: parts.url, headers: parts.headers };
+  }
+  const target = parts.target;
   if (!target || target.length === 0 || target[0] === '') {
     throw new UsageError(
-      `${command}: give the server command after "--", e.g. toolwire ${command} -- node server.js`,
+      `${command}: give a server URL, or a command after "--" (e.g. toolwire ${command} -- node server.js)`,
     );
   }
-  return { command: target[0] as string, args: target.slice(1) };
+  if (Object.keys(parts.headers).length > 0)
+    throw new UsageError(`${command}: --header applies to URLs only`);
+  return { kind: 'command', command: target[0] as string, args: target.slice(1) };
 }
 
 function parseOwn(
@@ -96,6 +143,33 @@ function parseOwn(
   }
 }
 
+function serveMode(values: Record<string, unknown>): ServeMode {
+  const rawPort = values['http'] as string | undefined;
+  if (rawPort === undefined) {
+    for (const flag of ['host', 'stateless', 'allowed-host', 'allowed-origin']) {
+      if (values[flag] !== undefined)
+        throw new UsageError(`serve: --${flag} applies to --http only`);
+    }
+    return { kind: 'stdio' };
+  }
+  const port = Number(rawPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('serve: --http needs a port number (0 picks a free one)');
+  return {
+    kind: 'http',
+    port,
+    host: (values['host'] as string | undefined) ?? '127.0.0.1',
+    stateless: values['stateless'] === true,
+    allowedHosts: values['allowed-host'] as string[] | undefined,
+    allowedOrigins: values['allowed-origin'] as string[] | undefined,
+  };
+}
+
+const CLIENT_OPTIONS = {
+  'json-output': { type: 'boolean' },
+  header: { type: 'string', multiple: true },
+} as const;
+
 /** Parses `process.argv.slice(2)`. */
 export function parseCommand(argv: readonly string[]): Command {
   const [name, ...rest] = argv;
@@ -104,19 +178,36 @@ export function parseCommand(argv: readonly string[]): Command {
   const { own, target } = splitAtDoubleDash(rest);
   switch (name) {
     case 'serve': {
-      const parsed = parseOwn(own, { export: { type: 'string' } }, 'serve');
+      const parsed = parseOwn(
+        own,
+        {
+          export: { type: 'string' },
+          http: { type: 'string' },
+          host: { type: 'string' },
+          stateless: { type: 'boolean' },
+          'allowed-host': { type: 'string', multiple: true },
+          'allowed-origin': { type: 'string', multiple: true },
+        },
+        'serve',
+      );
       const module = parsed.positionals[0];
       if (!module || parsed.positionals.length > 1)
         throw new UsageError('serve: give exactly one module path');
-      return { kind: 'serve', module, exportName: parsed.values['export'] as string | undefined };
+      return {
+        kind: 'serve',
+        module,
+        exportName: parsed.values['export'] as string | undefined,
+        mode: serveMode(parsed.values),
+      };
     }
     case 'list': {
-      const parsed = parseOwn(own, { 'json-output': { type: 'boolean' } }, 'list');
-      if (parsed.positionals.length > 0)
-        throw new UsageError(`list: unexpected argument ${parsed.positionals[0]}`);
+      const parsed = parseOwn(own, CLIENT_OPTIONS, 'list');
+      if (parsed.positionals.length > 1)
+        throw new UsageError(`list: unexpected argument ${parsed.positionals[1]}`);
+      const headers = headersOf(parsed.values['header'] as string[] | undefined, 'list');
       return {
         kind: 'list',
-        target: targetOf(target, 'list'),
+        target: targetOf('list', { target, url: parsed.positionals[0], headers }),
         jsonOutput: parsed.values['json-output'] === true,
       };
     }
@@ -124,16 +215,18 @@ export function parseCommand(argv: readonly string[]): Command {
       const parsed = parseOwn(
         own,
         {
+          ...CLIENT_OPTIONS,
           arg: { type: 'string', multiple: true },
           json: { type: 'string' },
           timeout: { type: 'string' },
-          'json-output': { type: 'boolean' },
         },
         'call',
       );
-      const tool = parsed.positionals[0];
-      if (!tool || parsed.positionals.length > 1)
-        throw new UsageError('call: give exactly one tool name');
+      const [tool, url, extra] = parsed.positionals;
+      if (!tool || extra !== undefined)
+        throw new UsageError(
+          'call: give exactly one tool name (and a URL, or a command after "--")',
+        );
       const pairs = ((parsed.values['arg'] as string[] | undefined) ?? []).map(
         (entry): [string, string] => {
           const eq = entry.indexOf('=');
@@ -159,10 +252,11 @@ export function parseCommand(argv: readonly string[]): Command {
       const timeoutMs = rawTimeout === undefined ? undefined : Number(rawTimeout);
       if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
         throw new UsageError('call: --timeout must be a positive number of milliseconds');
+      const headers = headersOf(parsed.values['header'] as string[] | undefined, 'call');
       return {
         kind: 'call',
         tool,
-        target: targetOf(target, 'call'),
+        target: targetOf('call', { target, url, headers }),
         pairs,
         json,
         jsonOutput: parsed.values['json-output'] === true,

@@ -5,6 +5,7 @@
 import type { Writable } from 'node:stream';
 import { McpClient } from '../client.js';
 import { RpcError } from '../index.js';
+import { HttpClientTransport } from '../http.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
 import { progressBar, type BarStream } from './progressBar.js';
@@ -22,9 +23,11 @@ async function withClient<T>(
   run: (client: McpClient) => Promise<T>,
 ): Promise<T> {
   const client = new McpClient({ name: 'toolwire-cli', version: '0.1.0' });
-  await client.connect(
-    new StdioClientTransport({ command: target.command, args: target.args, stderr: 'inherit' }),
-  );
+  const transport =
+    target.kind === 'url'
+      ? new HttpClientTransport(target.url, { headers: target.headers })
+      : new StdioClientTransport({ command: target.command, args: target.args, stderr: 'inherit' });
+  await client.connect(transport);
   try {
     return await run(client);
   } finally {

@@ -1,9 +1,12 @@
 /**
  * @module `toolwire serve <module>`: loads a module that exports an McpServer (or a function
- * returning one) and serves it over stdio until stdin closes or a signal arrives.
+ * returning one) and serves it over stdio, or over Streamable HTTP with `--http <port>`, until
+ * stdin closes (stdio) or a signal arrives; on a signal, HTTP shuts down gracefully.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createHttpHandler } from '../http.js';
+import { serveHttp } from '../node.js';
 import type { McpServer } from '../server.js';
 import { StdioServerTransport } from '../stdio.js';
 import type { ServeCommand } from './args.js';
@@ -45,18 +48,42 @@ export async function loadServer(
   );
 }
 
-/** Serves until stdin ends or SIGINT/SIGTERM; resolves with the exit code. */
+function onSignal(stop: () => void): void {
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Serves until stdin ends (stdio) or SIGINT/SIGTERM; resolves with the exit code. */
 export async function serve(command: ServeCommand): Promise<number> {
   const server = await loadServer(command.module, command.exportName);
-  const transport = new StdioServerTransport();
-  guardStdout();
-  const session = await server.connect(transport);
-  return await new Promise<number>((done) => {
-    const stop = (): void => {
-      void server.close().then(() => done(0));
-    };
-    session.connection.onClose(() => done(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const mode = command.mode;
+  if (mode.kind === 'stdio') {
+    const transport = new StdioServerTransport();
+    guardStdout();
+    const session = await server.connect(transport);
+    return new Promise<number>((done) => {
+      session.connection.onClose(() => done(0));
+      onSignal(() => void server.close().then(() => done(0)));
+    });
+  }
+  const handler = createHttpHandler(server, {
+    stateless: mode.stateless,
+    origins: {
+      ...(mode.allowedHosts ? { allowedHosts: mode.allowedHosts } : {}),
+      ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
+    },
+  });
+  const listener = await serveHttp(handler.fetch, { port: mode.port, host: mode.host });
+  process.stderr.write(
+    `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
+  );
+  return new Promise<number>((done) => {
+    onSignal(() => {
+      process.stderr.write('toolwire: shutting down (in-flight calls get 10 s)\n');
+      void handler
+        .close({ graceMs: 10_000 })
+        .then(() => listener.close())
+        .then(() => done(0));
+    });
   });
 }

@@ -77,3 +77,39 @@ describe('examples', () => {
     expect(r.stdout).toContain("{ city: 'Lisbon', celsius: 21.5 }");
   });
 });
+
+describe('toolwire over HTTP', () => {
+  it('serves a module with --http and lists and calls it by URL, then shuts down on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [CLI, 'serve', EVERYTHING, '--http', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stderr.on('data', (c: Buffer) => {
+        text += c.toString();
+        const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.once('exit', () => reject(new Error(`serve exited: ${text}`)));
+    });
+    try {
+      const listed = toolwire('list', url);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain('weather (Weather)');
+      expect(toolwire('call', 'add', '--arg', 'a=20', '--arg', 'b=22', url)).toMatchObject({
+        code: 0,
+        stdout: '{"sum":42}\n',
+      });
+      expect(
+        toolwire('call', 'echo', '--arg', 'message=legacy', url.replace(/\/mcp$/, '/sse')).stdout,
+      ).toBe('legacy\n');
+    } finally {
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+});
