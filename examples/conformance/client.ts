@@ -1,0 +1,41 @@
+/**
+ * A client for the client-mode scenarios of the official MCP conformance suite: it is run as
+ * `node client.js <server-url>` with the scenario name in MCP_CONFORMANCE_SCENARIO, connects with
+ * toolwire's HTTP client, lists the tools and calls each with arguments it can infer.
+ */
+import { McpClient, type Tool } from 'toolwire';
+import { HttpClientTransport } from 'toolwire/http';
+
+const url = process.argv[2];
+if (!url) {
+  console.error('usage: client.js <server-url>');
+  process.exit(2);
+}
+
+/** Arguments for a tool, from its input schema: numbers get small integers, strings a word. */
+function argumentsFor(tool: Tool): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>;
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.type === 'number' || schema.type === 'integer') args[name] = name === 'a' ? 5 : 3;
+    else if (schema.type === 'boolean') args[name] = true;
+    else if (schema.type === 'string') args[name] = 'conformance';
+  }
+  return args;
+}
+
+const client = new McpClient(
+  { name: 'toolwire-conformance-client', version: '1.0.0' },
+  {
+    // Accept every elicitation without filling anything in: the schema's defaults apply (SEP-1034).
+    handlers: { elicitation: () => ({ action: 'accept', content: {} }) },
+  },
+);
+await client.connect(new HttpClientTransport(url));
+// Only what the server declared: a server without the tools capability gets no tools/list.
+const tools = client.serverCapabilities?.tools ? await client.listTools() : [];
+for (const tool of tools) {
+  const result = await client.callTool(tool.name, argumentsFor(tool), { validateOutput: false });
+  console.log(`${tool.name}: ${JSON.stringify(result).slice(0, 200)}`);
+}
+await client.close();

@@ -1,0 +1,149 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) against toolwire.
+// It needs Node >= 22; both come from the npm registry into .cache/conformance (installed once).
+// `npm run conformance` runs the server suite and the four client scenarios and prints the counts.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cache = `${root}.cache/conformance`;
+export const NODE22 = `${cache}/node_modules/node/bin/node`;
+export const SUITE = `${cache}/node_modules/@modelcontextprotocol/conformance/dist/index.js`;
+// The preload that keeps the suite's client-mode test servers on 127.0.0.1 (../shared/tools),
+// found beside the checkout or in the workplace; TOOLWIRE_SHARED_DIR overrides.
+const LOOPBACK = [
+  process.env.TOOLWIRE_SHARED_DIR,
+  fileURLToPath(new URL('../../shared', import.meta.url)),
+  '/work/shared',
+]
+  .filter(Boolean)
+  .map((dir) => `${dir}/tools/force-loopback.cjs`)
+  .find((file) => existsSync(file));
+export const CLIENT_SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+];
+
+/** Installs Node 22 and the suite into .cache/conformance when missing; throws if it cannot. */
+export function ensureConformance() {
+  if (existsSync(NODE22) && existsSync(SUITE)) return;
+  mkdirSync(cache, { recursive: true });
+  if (!existsSync(`${cache}/package.json`))
+    writeFileSync(`${cache}/package.json`, '{"private":true}\n');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  execFileSync(
+    npm,
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      'node@22',
+      '@modelcontextprotocol/conformance@0.1.16',
+    ],
+    { cwd: cache, stdio: 'inherit' },
+  );
+  if (!existsSync(NODE22) || !existsSync(SUITE))
+    throw new Error(
+      'The conformance suite or Node 22 could not be installed into .cache/conformance',
+    );
+}
+
+/** Runs a command; resolves with its exit code and output. */
+function run(file, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Starts the conformance example server over HTTP; resolves with its URL and a stop function. */
+export function startConformanceServer() {
+  const child = spawn(
+    process.execPath,
+    [
+      `${root}dist/cli/main.js`,
+      'serve',
+      `${root}build/examples/conformance/server.js`,
+      '--http',
+      '0',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (c) => {
+      text += c;
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text);
+      if (m)
+        resolve({
+          url: m[1],
+          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
+        });
+    });
+    child.once('exit', () => reject(new Error(`the conformance server exited: ${text}`)));
+  });
+}
+
+/** The server suite (all scenarios, pending ones included) with the expected-failures baseline. */
+export function runServerSuite(url) {
+  return run(NODE22, [
+    SUITE,
+    'server',
+    '--url',
+    url,
+    '--suite',
+    'all',
+    '--expected-failures',
+    `${root}test/conformance/expected-failures.yml`,
+    '-o',
+    `${cache}/results`,
+  ]);
+}
+
+/** One client scenario, its test servers kept on 127.0.0.1. */
+export function runClientScenario(scenario) {
+  if (!LOOPBACK)
+    throw new Error('force-loopback.cjs was not found (../shared/tools); set TOOLWIRE_SHARED_DIR');
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
+  return run(NODE22, [
+    '--require',
+    LOOPBACK,
+    SUITE,
+    'client',
+    '--command',
+    command,
+    '--scenario',
+    scenario,
+    '--timeout',
+    '30000',
+    '-o',
+    `${cache}/results`,
+  ]);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { prepare } = await import('./prepare.mjs');
+  prepare();
+  ensureConformance();
+  const server = await startConformanceServer();
+  const result = await runServerSuite(server.url);
+  await server.stop();
+  console.log(result.output.slice(result.output.indexOf('=== SUMMARY ===')));
+  let failed = result.code !== 0;
+  for (const scenario of CLIENT_SCENARIOS) {
+    const r = await runClientScenario(scenario);
+    console.log(
+      `client ${scenario}: ${/Passed: .*/.exec(r.output)?.[0] ?? 'no result'} (exit ${r.code})`,
+    );
+    failed ||= r.code !== 0;
+  }
+  process.exitCode = failed ? 1 : 0;
+}

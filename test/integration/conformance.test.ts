@@ -1,0 +1,74 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16), run against the
+// conformance example server (server mode) and client (client mode). Its pass and fail counts are
+// printed. Installing the suite and Node 22 failing is a test failure, never a skip.
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error a plain .mjs script without type declarations
+import * as conformance from '../../scripts/conformance.mjs';
+
+interface Run {
+  code: number;
+  output: string;
+}
+const suite = conformance as unknown as {
+  ensureConformance(): void;
+  startConformanceServer(): Promise<{ url: string; stop(): Promise<void> }>;
+  runServerSuite(url: string): Promise<Run>;
+  runClientScenario(scenario: string): Promise<Run>;
+  CLIENT_SCENARIOS: string[];
+};
+
+const REQUIRED_SERVER_SCENARIOS = [
+  'server-initialize',
+  'logging-set-level',
+  'ping',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'tools-call-sampling',
+  'tools-call-elicitation',
+  'json-schema-2020-12',
+  'elicitation-sep1034-defaults',
+  'elicitation-sep1330-enums',
+  'server-sse-polling',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
+
+describe('official MCP conformance suite 0.1.16', () => {
+  beforeAll(() => suite.ensureConformance(), 180_000);
+
+  it('server mode: every required scenario passes; only resources, prompts and completion may fail', async () => {
+    const server = await suite.startConformanceServer();
+    let result: Run;
+    try {
+      result = await suite.runServerSuite(server.url);
+    } finally {
+      await server.stop();
+    }
+    const summary = result.output.slice(result.output.indexOf('=== SUMMARY ==='));
+    console.log(`conformance server mode\n${summary}`);
+    for (const scenario of REQUIRED_SERVER_SCENARIOS) {
+      expect(summary, scenario).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
+    }
+    expect(summary).toMatch(/Total: \d+ passed, \d+ failed/);
+    expect(result.code, 'no failure outside the expected-failures baseline').toBe(0);
+  }, 300_000);
+
+  for (const scenario of suite.CLIENT_SCENARIOS) {
+    it(`client mode: ${scenario}`, async () => {
+      const result = await suite.runClientScenario(scenario);
+      const line = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(result.output);
+      console.log(`conformance client ${scenario}: ${line?.[0] ?? result.output.slice(-500)}`);
+      expect(line, result.output.slice(-2000)).not.toBeNull();
+      expect(line?.[3]).toBe('0');
+      expect(line?.[4]).toBe('0');
+      expect(result.code).toBe(0);
+    }, 120_000);
+  }
+});
