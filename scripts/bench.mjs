@@ -1,11 +1,18 @@
-// `npm run bench`: prepare (install, build), then run the benchmarks. `--quick` for a short run.
+// `npm run bench`: prepare (install, build), then the stdio and HTTP benchmarks, each side by side
+// with the official SDK and a bare ceiling in one run. `-- --quick` for a short smoke run;
+// `-- stdio` or `-- http` for one of them.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prepare } from './prepare.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const only = args.filter((a) => a === 'stdio' || a === 'http');
+const flags = args.filter((a) => a.startsWith('--'));
 prepare();
-execFileSync(process.execPath, [`${root}build/bench/stdio.js`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+for (const bench of only.length > 0 ? only : ['stdio', 'http']) {
+  execFileSync(process.execPath, [`${root}build/bench/${bench}.js`, ...flags], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}

@@ -73,7 +73,7 @@ export async function serve(command: ServeCommand): Promise<number> {
       ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
     },
   });
-  const listener = await serveHttp(handler.fetch, { port: mode.port, host: mode.host });
+  const listener = await serveHttp(handler, { port: mode.port, host: mode.host });
   process.stderr.write(
     `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
   );

@@ -46,7 +46,7 @@ async function start(options: HttpHandlerOptions = {}) {
     return 'worked';
   });
   const handler = createHttpHandler(server, { onerror: () => {}, ...options });
-  const listener = await serveHttp(handler.fetch);
+  const listener = await serveHttp(handler);
   open.push(listener, handler);
   return { server, handler, listener, url: `${listener.url}/mcp` };
 }
@@ -176,9 +176,9 @@ describe('the toolwire client over Streamable HTTP', () => {
   it('sends custom headers (authorization) on every request', async () => {
     const { url } = await start({
       authenticate: (r) =>
-        r.headers.get('authorization') === 'Bearer good'
+        r.header('authorization') === 'Bearer good'
           ? { id: 'alice' }
-          : new Response('unauthorized', { status: 401 }),
+          : { status: 401, headers: {}, body: 'unauthorized' },
     });
     const c = await client(
       url,

@@ -50,7 +50,7 @@ async function toolwireServer(options: HttpHandlerOptions = {}) {
       ),
   );
   const handler = createHttpHandler(server, { onerror: () => {}, ...options });
-  const listener = await serveHttp(handler.fetch);
+  const listener = await serveHttp(handler);
   cleanup.push(
     () => listener.close(),
     () => handler.close({ graceMs: 100 }),

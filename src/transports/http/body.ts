@@ -9,7 +9,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The body as text, or why it was refused. */
 export type BodyResult =
-  { ok: true; text: string } | { ok: false; reason: 'too-large' | 'not-utf8' };
+  { ok: true; text: string } | { ok: false; reason: 'too-large' | 'not-utf8' | 'aborted' };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

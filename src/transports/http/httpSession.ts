@@ -8,6 +8,7 @@ import { LocalError } from '../../jsonrpc/errors.js';
 import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { EventStore } from './eventStore.js';
+import type { HttpReply } from './exchange.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -42,6 +43,9 @@ export class HttpSessionTransport implements Transport, StreamHost {
   private readonly streams = new Map<string, SseStream>();
   private readonly standalone: SseStream;
   private closed = false;
+  /** Stream ids: one random prefix per session, then a counter (unique, and cheap per POST). */
+  private readonly streamPrefix = randomToken(8);
+  private streamCount = 0;
 
   constructor(
     /** Undefined in stateless mode. */
@@ -52,7 +56,7 @@ export class HttpSessionTransport implements Transport, StreamHost {
   ) {
     this.headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
     this.standalone = new SseStream(this, {
-      id: randomToken(),
+      id: this.nextStreamId(),
       requests: [],
       mode: 'standalone',
       sseAfterMs: 0,
@@ -106,12 +110,12 @@ export class HttpSessionTransport implements Transport, StreamHost {
   receive(
     messages: readonly unknown[],
     info: { batch: boolean; requestIds: readonly RequestId[]; message: MessageInfo },
-  ): Promise<Response> | undefined {
+  ): Promise<HttpReply> | undefined {
     this.lastActivity = Date.now();
     let stream: SseStream | undefined;
     if (info.requestIds.length > 0) {
       stream = new SseStream(this, {
-        id: randomToken(),
+        id: this.nextStreamId(),
         requests: info.requestIds,
         mode: this.settings.responseMode,
         sseAfterMs: this.settings.sseAfterMs,
@@ -122,11 +126,11 @@ export class HttpSessionTransport implements Transport, StreamHost {
     }
     this.onmessage?.(info.batch ? messages : messages[0], info.message);
     if (this.settings.ephemeral && !stream) queueMicrotask(() => void this.close());
-    return stream?.response;
+    return stream?.reply;
   }
 
   /** A GET: the standalone stream, or the resumption of the stream `lastEventId` belongs to. */
-  async listen(lastEventId: string | undefined): Promise<Response | 'conflict' | 'unknown-event'> {
+  async listen(lastEventId: string | undefined): Promise<HttpReply | 'conflict' | 'unknown-event'> {
     this.lastActivity = Date.now();
     if (lastEventId === undefined) {
       if (this.standalone.connected) return 'conflict';
@@ -153,6 +157,10 @@ export class HttpSessionTransport implements Transport, StreamHost {
 
   report(error: unknown): void {
     this.settings.report(error);
+  }
+
+  private nextStreamId(): string {
+    return `${this.streamPrefix}${(++this.streamCount).toString(36)}`;
   }
 
   private route(message: JsonRpcMessage, related: RequestId | undefined): void {

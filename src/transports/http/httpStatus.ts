@@ -3,6 +3,7 @@
  * JSON-RPC error body without id (STYLE.md §2.6, like tRPC's getHTTPStatusCode).
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
+import { jsonReply, type HttpReply } from './exchange.js';
 
 /** Everything the HTTP transports refuse, by name. */
 export const HTTP_FAILURES = {
@@ -26,15 +27,12 @@ export const HTTP_FAILURES = {
 /** One of the {@link HTTP_FAILURES}. */
 export type HttpFailure = keyof typeof HTTP_FAILURES;
 
-/** A JSON response carrying a JSON-RPC error without id, with the status the table gives. */
-export function failureResponse(
+/** A reply carrying a JSON-RPC error without id, with the status the table gives. */
+export function failureReply(
   failure: HttpFailure,
   message: string,
   headers: Record<string, string> = {},
-): Response {
+): HttpReply {
   const { status, code } = HTTP_FAILURES[failure];
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message } }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  return jsonReply(status, { jsonrpc: '2.0', error: { code, message } }, headers);
 }

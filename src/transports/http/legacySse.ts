@@ -8,9 +8,9 @@ import { decodeMessage } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { Identity, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
-import { readBody } from './body.js';
+import { SseChannel, type HttpExchange, type HttpReply } from './exchange.js';
 import { randomToken } from './httpSession.js';
-import { failureResponse } from './httpStatus.js';
+import { failureReply } from './httpStatus.js';
 import { acceptsSse, isJsonContentType } from './requestGuards.js';
 import type { ConnectSession, SessionHandle } from './sessionRegistry.js';
 import { formatSseEvent, SSE_HEADERS } from './sse.js';
@@ -23,8 +23,6 @@ export interface LegacySseOptions {
   messagesPath: string;
 }
 
-const encoder = new TextEncoder();
-
 /** The server side of one legacy session: its transport writes to the GET stream. */
 class LegacySseTransport implements Transport {
   onmessage?: (message: unknown, info?: MessageInfo) => void;
@@ -35,26 +33,20 @@ class LegacySseTransport implements Transport {
 
   constructor(
     readonly owner: string | undefined,
-    private readonly controller: ReadableStreamDefaultController<Uint8Array>,
+    private readonly channel: SseChannel,
   ) {}
 
   async start(): Promise<void> {}
 
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed) throw new LocalError('closed', 'The SSE stream is closed');
-    this.controller.enqueue(
-      encoder.encode(formatSseEvent({ event: 'message', data: JSON.stringify(message) })),
-    );
+    this.channel.write(formatSseEvent({ event: 'message', data: JSON.stringify(message) }));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    try {
-      this.controller.close();
-    } catch {
-      // The client already went away.
-    }
+    this.channel.close();
     this.onclose?.();
   }
 }
@@ -83,17 +75,15 @@ export class LegacySseEndpoints {
   }
 
   /** Serves a request to one of the legacy paths. */
-  async handle(request: Request, url: URL, identity: Identity | undefined): Promise<Response> {
-    if (url.pathname === this.paths.ssePath) {
-      if (request.method !== 'GET')
-        return failureResponse('methodNotAllowed', 'Open the event stream with GET', {
-          allow: 'GET',
-        });
-      return this.open(request, identity);
+  async handle(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+    if (exchange.pathname === this.paths.ssePath) {
+      if (exchange.method !== 'GET')
+        return failureReply('methodNotAllowed', 'Open the event stream with GET', { allow: 'GET' });
+      return this.open(exchange, identity);
     }
-    if (request.method !== 'POST')
-      return failureResponse('methodNotAllowed', 'POST messages here', { allow: 'POST' });
-    return this.post(request, url, identity);
+    if (exchange.method !== 'POST')
+      return failureReply('methodNotAllowed', 'POST messages here', { allow: 'POST' });
+    return this.post(exchange, identity);
   }
 
   /** Ends every legacy session. */
@@ -102,27 +92,27 @@ export class LegacySseEndpoints {
     this.sessions.clear();
   }
 
-  private async open(request: Request, identity: Identity | undefined): Promise<Response> {
-    if (!acceptsSse(request.headers))
-      return failureResponse('notAcceptable', 'Accept must list text/event-stream');
+  private async open(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+    if (!acceptsSse(exchange.header))
+      return failureReply('notAcceptable', 'Accept must list text/event-stream');
     if (this.sessions.size >= this.options.maxSessions)
-      return failureResponse('tooManySessions', 'Too many sessions; try again later');
+      return failureReply('tooManySessions', 'Too many sessions; try again later');
     const sessionId = randomToken(24);
-    const endpoint = `${this.paths.messagesPath}?sessionId=${sessionId}`;
-    let transport!: LegacySseTransport;
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        // The endpoint event comes first, before any message.
-        controller.enqueue(encoder.encode(formatSseEvent({ event: 'endpoint', data: endpoint })));
-        transport = new LegacySseTransport(identity?.id, controller);
-      },
-      // The stream is the session: when the client goes, the session ends.
-      cancel: () => void this.sessions.get(sessionId)?.handle.close(),
-    });
+    const channel = new SseChannel();
+    // The endpoint event comes first, before any message.
+    channel.write(
+      formatSseEvent({
+        event: 'endpoint',
+        data: `${this.paths.messagesPath}?sessionId=${sessionId}`,
+      }),
+    );
+    const transport = new LegacySseTransport(identity?.id, channel);
     const handle = await this.options.connect(transport, {
       sessionId,
       ...(identity ? { identity } : {}),
     });
+    // The stream is the session: when the client goes, the session ends.
+    channel.oncancel = () => void handle.close();
     // Wrap the connection's close handler (installed by connect) to forget the session too.
     const connectionClosed = transport.onclose;
     transport.onclose = () => {
@@ -130,35 +120,31 @@ export class LegacySseEndpoints {
       connectionClosed?.();
     };
     this.sessions.set(sessionId, { transport, handle });
-    return new Response(stream, { status: 200, headers: SSE_HEADERS });
+    return { status: 200, headers: SSE_HEADERS, sse: channel };
   }
 
-  private async post(
-    request: Request,
-    url: URL,
-    identity: Identity | undefined,
-  ): Promise<Response> {
-    const sessionId = url.searchParams.get('sessionId');
+  private async post(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+    const sessionId = exchange.query('sessionId');
     if (!sessionId)
-      return failureResponse('missingSession', 'The sessionId query parameter is required');
+      return failureReply('missingSession', 'The sessionId query parameter is required');
     const session = this.sessions.get(sessionId);
     if (!session || session.transport.owner !== identity?.id)
-      return failureResponse('unknownSession', 'Session not found');
-    if (!isJsonContentType(request.headers))
-      return failureResponse('unsupportedMediaType', 'Content-Type must be application/json');
-    const body = await readBody(request, this.options.maxBodyBytes);
-    if (!body.ok)
-      return failureResponse(
-        body.reason === 'too-large' ? 'tooLarge' : 'parse',
-        body.reason === 'too-large' ? 'The body is too large' : 'The body is not valid UTF-8',
-      );
+      return failureReply('unknownSession', 'Session not found');
+    if (!isJsonContentType(exchange.header))
+      return failureReply('unsupportedMediaType', 'Content-Type must be application/json');
+    const body = await exchange.body(this.options.maxBodyBytes);
+    if (!body.ok) {
+      return body.reason === 'too-large'
+        ? failureReply('tooLarge', 'The body is too large', { connection: 'close' })
+        : failureReply('parse', 'The body is not valid UTF-8');
+    }
     const decoded = decodeMessage(body.text, this.options.maxDepth);
     if (!decoded.ok)
-      return failureResponse(
+      return failureReply(
         decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
         decoded.error.message,
       );
     session.transport.onmessage?.(decoded.value, identity ? { identity } : {});
-    return new Response('Accepted', { status: 202 });
+    return { status: 202, headers: { 'content-type': 'text/plain' }, body: 'Accepted' };
   }
 }

@@ -36,18 +36,18 @@ export function hostnameOf(hostHeader: string): string {
  * Host header (some runtimes only put it in the URL).
  */
 export function originProblem(
-  headers: Headers,
+  header: HeaderReader,
   policy: OriginPolicy,
   urlHost?: string,
 ): string | undefined {
   const allowedHosts = policy.allowedHosts === undefined ? LOOPBACK : policy.allowedHosts;
   if (allowedHosts !== false) {
-    const host = headers.get('host') ?? urlHost ?? null;
+    const host = header('host') ?? urlHost ?? null;
     if (host === null) return 'Missing Host header';
     if (!allowedHosts.map((h) => h.toLowerCase()).includes(hostnameOf(host)))
       return `Host ${JSON.stringify(host)} is not allowed`;
   }
-  const origin = headers.get('origin');
+  const origin = header('origin');
   if (origin === null) return undefined;
   if (policy.allowedOrigins?.includes(origin)) return undefined;
   let originHost: string;
@@ -65,9 +65,12 @@ export function originProblem(
   return `Origin ${JSON.stringify(origin)} is not allowed`;
 }
 
+/** Reads one request header by lower-case name. */
+export type HeaderReader = (name: string) => string | null;
+
 /** The media types an Accept header admits (parameters dropped, lower-cased). */
-function acceptedTypes(headers: Headers): string[] {
-  const accept = headers.get('accept');
+function acceptedTypes(header: HeaderReader): string[] {
+  const accept = header('accept');
   if (accept === null) return [];
   return accept.split(',').map((part) => (part.split(';')[0] ?? '').trim().toLowerCase());
 }
@@ -77,19 +80,26 @@ function admits(types: readonly string[], type: string): boolean {
   return types.some((t) => t === type || t === '*/*' || t === `${major}/*`);
 }
 
-/** True when Accept admits both JSON and SSE (a POST must). */
-export function acceptsJsonAndSse(headers: Headers): boolean {
-  const types = acceptedTypes(headers);
-  return admits(types, 'application/json') && admits(types, 'text/event-stream');
+let lastAccept: string | null | undefined;
+let lastAcceptOk = false;
+
+/** True when Accept admits both JSON and SSE (a POST must). Clients repeat one Accept: cached. */
+export function acceptsJsonAndSse(header: HeaderReader): boolean {
+  const accept = header('accept');
+  if (accept === lastAccept) return lastAcceptOk;
+  const types = acceptedTypes(header);
+  lastAccept = accept;
+  lastAcceptOk = admits(types, 'application/json') && admits(types, 'text/event-stream');
+  return lastAcceptOk;
 }
 
 /** True when Accept admits SSE (a GET must). */
-export function acceptsSse(headers: Headers): boolean {
-  return admits(acceptedTypes(headers), 'text/event-stream');
+export function acceptsSse(header: HeaderReader): boolean {
+  return admits(acceptedTypes(header), 'text/event-stream');
 }
 
 /** True for a JSON Content-Type (any charset parameter). */
-export function isJsonContentType(headers: Headers): boolean {
-  const type = headers.get('content-type');
+export function isJsonContentType(header: HeaderReader): boolean {
+  const type = header('content-type');
   return type !== null && (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
 }

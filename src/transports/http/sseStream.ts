@@ -8,6 +8,7 @@
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
 import type { EventStore } from './eventStore.js';
+import { SseChannel, type HttpReply } from './exchange.js';
 import { formatSseEvent, SSE_HEADERS } from './sse.js';
 
 /** What a stream needs from its session. */
@@ -25,50 +26,75 @@ export interface StreamHost {
 
 type Mode = 'pending' | 'live' | 'detached' | 'resuming' | 'done';
 
-const encoder = new TextEncoder();
+/**
+ * Adaptive streams still waiting for their response, upgraded to SSE by one shared sweep rather
+ * than a timer each: a timer per POST was a measurable cost at thousands of calls per second.
+ */
+const waiting = new Map<SseStream, number>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+const SWEEP_MS = 10;
+
+function sweepWaiting(): void {
+  const now = Date.now();
+  for (const [stream, due] of waiting) if (now >= due) stream.upgradeToSse();
+  if (waiting.size === 0 && sweeper !== undefined) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+function watch(stream: SseStream, dueAt: number): void {
+  waiting.set(stream, dueAt);
+  if (sweeper === undefined) {
+    sweeper = setInterval(sweepWaiting, SWEEP_MS);
+    (sweeper as { unref?: () => void }).unref?.();
+  }
+}
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
 }
 
+/** Options of one stream. */
+export interface SseStreamOptions {
+  id: string;
+  /** Request ids whose responses this stream carries; none for the standalone stream. */
+  requests: readonly RequestId[];
+  /** Answer in JSON when possible ('adaptive'), always open SSE ('sse'), or the GET stream. */
+  mode: 'adaptive' | 'sse' | 'standalone';
+  /** In adaptive mode, open SSE when no response came within this time. */
+  sseAfterMs: number;
+  /** A batch is answered with an array even when it holds one request. */
+  batch: boolean;
+}
+
 /** A POST's stream (awaiting responses to `requests`) or the standalone stream (awaiting none). */
 export class SseStream {
   readonly id: string;
-  /** The HTTP response of the POST or GET that opened the stream. */
-  readonly response: Promise<Response>;
+  /** The reply to the POST that opened the stream. */
+  readonly reply: Promise<HttpReply>;
   private mode: Mode;
   private seq = 0;
   private deliveredSeq = 0;
-  private settle!: (response: Response) => void;
-  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private settle!: (reply: HttpReply) => void;
+  private channel: SseChannel | undefined;
   private readonly awaiting: Set<RequestId>;
   private readonly heldResponses: JsonRpcResponse[] = [];
-  private readonly resumeBuffer: Array<{ id: string; seq: number; text: string }> = [];
+  private readonly resumeBuffer: Array<{ seq: number; text: string }> = [];
   private pendingAppends: Promise<void> = Promise.resolve();
-  private sseTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly batch: boolean;
   private readonly standalone: boolean;
   private unread = false;
 
   constructor(
     private readonly host: StreamHost,
-    options: {
-      id: string;
-      /** Request ids whose responses this stream carries; none for the standalone stream. */
-      requests: readonly RequestId[];
-      /** Answer in JSON when possible ('adaptive') or always open SSE ('sse'). */
-      mode: 'adaptive' | 'sse' | 'standalone';
-      /** In adaptive mode, open SSE when no response came within this time. */
-      sseAfterMs: number;
-      /** A batch is answered with an array even when it holds one request. */
-      batch: boolean;
-    },
+    options: SseStreamOptions,
   ) {
     this.id = options.id;
     this.awaiting = new Set(options.requests);
     this.batch = options.batch;
     this.standalone = options.mode === 'standalone';
-    this.response = new Promise((resolve) => (this.settle = resolve));
+    this.reply = new Promise((resolve) => (this.settle = resolve));
     if (options.mode === 'standalone') {
       this.mode = 'detached';
     } else if (options.mode === 'sse') {
@@ -76,16 +102,19 @@ export class SseStream {
       this.openSse();
     } else {
       this.mode = 'pending';
-      this.sseTimer = setTimeout(() => {
-        if (this.mode === 'pending') this.openSse();
-      }, options.sseAfterMs);
-      (this.sseTimer as { unref?: () => void }).unref?.();
+      watch(this, Date.now() + options.sseAfterMs);
     }
+  }
+
+  /** Called by the sweep when a response took longer than `sseAfterMs`. */
+  upgradeToSse(): void {
+    waiting.delete(this);
+    if (this.mode === 'pending') this.openSse();
   }
 
   /** True while an HTTP connection is attached. */
   get connected(): boolean {
-    return this.controller !== undefined;
+    return this.channel !== undefined && !this.channel.done;
   }
 
   /** True once every awaited response was written (POST streams). */
@@ -130,43 +159,44 @@ export class SseStream {
   closeConnection(): void {
     if (this.mode === 'done') return;
     if (this.mode === 'pending') this.openSse();
-    if (!this.controller) return;
-    this.write(`retry: ${this.host.retryMs}\n\n`);
-    this.detach(true);
+    if (!this.connected) return;
+    this.channel?.write(`retry: ${this.host.retryMs}\n\n`);
+    this.detach();
   }
 
   /**
    * Attaches a new connection (a GET): replays the events after `afterEventId` (or, for a fresh
    * standalone GET, those never written to a connection), then continues live.
    */
-  async attach(afterEventId: string | undefined): Promise<Response> {
-    if (this.controller) this.detach(true);
+  async attach(afterEventId: string | undefined): Promise<HttpReply> {
+    if (this.connected) this.detach();
     const wasDone = this.mode === 'done';
     if (!wasDone) this.mode = 'resuming';
-    const stream = this.newConnection();
+    const channel = this.newChannel();
     const after = afterEventId ?? `${this.id}:${this.deliveredSeq}`;
     // Priming event: where this connection starts (so a drop before any event can resume), and retry.
-    this.write(formatSseEvent({ id: after, retry: this.host.retryMs, data: '' }));
+    channel.write(formatSseEvent({ id: after, retry: this.host.retryMs, data: '' }));
     await this.pendingAppends;
     const replay = await this.host.eventStore.replayAfter(after);
     let lastSeq = Number(after.slice(after.lastIndexOf(':') + 1));
     for (const event of replay?.events ?? []) {
-      this.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+      channel.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
       lastSeq = Math.max(lastSeq, Number(event.id.slice(event.id.lastIndexOf(':') + 1)));
     }
     for (const event of this.resumeBuffer.splice(0)) {
-      if (event.seq > lastSeq) this.write(event.text);
+      if (event.seq > lastSeq) channel.write(event.text);
     }
     this.deliveredSeq = this.seq;
     this.unread = false;
     if (wasDone || this.mode === 'done') {
-      this.finishConnection();
+      channel.close();
+      this.channel = undefined;
       void this.host.eventStore.dropStream(this.id).catch((e: unknown) => this.host.report(e));
       this.host.streamEnded(this);
     } else {
       this.mode = 'live';
     }
-    return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers } });
+    return { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers }, sse: channel };
   }
 
   /**
@@ -185,44 +215,42 @@ export class SseStream {
         },
       });
     }
-    if (this.sseTimer !== undefined) clearTimeout(this.sseTimer);
+    waiting.delete(this);
     this.mode = 'done';
-    this.finishConnection();
+    this.channel?.close();
+    this.channel = undefined;
   }
 
   private answerJson(): void {
-    if (this.sseTimer !== undefined) clearTimeout(this.sseTimer);
+    waiting.delete(this);
     this.mode = 'done';
     const body = this.batch ? this.heldResponses : this.heldResponses[0];
-    this.settle(
-      new Response(JSON.stringify(body), {
-        status: 200,
-        headers: { 'content-type': 'application/json', ...this.host.headers },
-      }),
-    );
+    this.settle({
+      status: 200,
+      headers: { 'content-type': 'application/json', ...this.host.headers },
+      body: JSON.stringify(body),
+    });
     this.host.streamEnded(this);
   }
 
   private openSse(): void {
-    if (this.sseTimer !== undefined) clearTimeout(this.sseTimer);
-    const stream = this.newConnection();
+    waiting.delete(this);
+    const channel = this.newChannel();
     this.mode = 'live';
-    this.settle(
-      new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers } }),
-    );
+    this.settle({ status: 200, headers: { ...SSE_HEADERS, ...this.host.headers }, sse: channel });
     // The priming event: an id to resume from and the retry delay, before anything else.
-    this.write(formatSseEvent({ id: `${this.id}:0`, retry: this.host.retryMs, data: '' }));
+    channel.write(formatSseEvent({ id: `${this.id}:0`, retry: this.host.retryMs, data: '' }));
     for (const held of this.heldResponses.splice(0)) this.emit(held);
   }
 
-  private newConnection(): ReadableStream<Uint8Array> {
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
-      },
-      // The client went away: not a cancellation (the spec says so); keep storing for a resume.
-      cancel: () => this.detach(false),
-    });
+  private newChannel(): SseChannel {
+    const channel = new SseChannel();
+    // The client went away: not a cancellation (the spec says so); keep storing for a resume.
+    channel.oncancel = () => {
+      if (this.channel === channel) this.detach();
+    };
+    this.channel = channel;
+    return channel;
   }
 
   private emit(message: JsonRpcMessage): void {
@@ -238,9 +266,9 @@ export class SseStream {
     this.pendingAppends = this.pendingAppends
       .then(() => append)
       .catch((e: unknown) => this.host.report(e));
-    if (this.mode === 'resuming') this.resumeBuffer.push({ id, seq, text });
-    else if (this.controller) {
-      this.write(text);
+    if (this.mode === 'resuming') this.resumeBuffer.push({ seq, text });
+    else if (this.connected) {
+      this.channel?.write(text);
       this.deliveredSeq = seq;
     } else {
       this.unread = true;
@@ -249,8 +277,9 @@ export class SseStream {
 
   private complete(): void {
     this.mode = 'done';
-    if (this.controller) {
-      this.finishConnection();
+    if (this.connected) {
+      this.channel?.close();
+      this.channel = undefined;
       // Written to a live connection: nothing left to resume.
       void this.pendingAppends
         .then(() => this.host.eventStore.dropStream(this.id))
@@ -259,34 +288,10 @@ export class SseStream {
     this.host.streamEnded(this);
   }
 
-  private write(text: string): void {
-    try {
-      this.controller?.enqueue(encoder.encode(text));
-    } catch {
-      this.controller = undefined;
-    }
-  }
-
-  private detach(closeConnection: boolean): void {
-    const controller = this.controller;
-    this.controller = undefined;
+  private detach(): void {
+    const channel = this.channel;
+    this.channel = undefined;
     if (this.mode === 'live') this.mode = 'detached';
-    if (closeConnection) {
-      try {
-        controller?.close();
-      } catch {
-        // Already closed by the other side.
-      }
-    }
-  }
-
-  private finishConnection(): void {
-    const controller = this.controller;
-    this.controller = undefined;
-    try {
-      controller?.close();
-    } catch {
-      // Already closed.
-    }
+    channel?.close();
   }
 }

@@ -209,7 +209,7 @@ describe('Streamable HTTP: sessions', () => {
 
   it('binds a session to the principal that created it', async () => {
     const { handler } = setup({
-      authenticate: (r) => ({ id: r.headers.get('authorization') ?? 'anonymous' }),
+      authenticate: (r) => ({ id: r.header('authorization') ?? 'anonymous' }),
     });
     const session = await openSession(handler, '2025-11-25', { authorization: 'alice' });
     expect(
@@ -232,8 +232,7 @@ describe('Streamable HTTP: sessions', () => {
 
   it('can refuse a request through authenticate', async () => {
     const { handler } = setup({
-      authenticate: () =>
-        new Response('no', { status: 401, headers: { 'www-authenticate': 'Bearer' } }),
+      authenticate: () => ({ status: 401, headers: { 'www-authenticate': 'Bearer' }, body: 'no' }),
     });
     const response = await post(handler, initializeMessage());
     expect(response.status).toBe(401);

@@ -1,17 +1,18 @@
 /**
- * @module The Streamable HTTP server transport as one web-standard handler: `fetch(Request)`
- * returns a `Response` (Hono's shape; adapters only convert). POST carries client messages, GET
+ * @module The Streamable HTTP server transport as one handler: POST carries client messages, GET
  * opens or resumes a stream, DELETE ends a session. The 2024-11-05 HTTP+SSE endpoints are served
- * beside it (legacySse.ts).
+ * beside it (legacySse.ts). `fetch(Request)` is the web-standard entry; the core, `handle()`, works
+ * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { classifyMessage, isRequestId } from '../../jsonrpc/guards.js';
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { RequestId } from '../../jsonrpc/types.js';
-import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { MemoryEventStore, type EventStore } from './eventStore.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
-import { failureResponse } from './httpStatus.js';
+import { failureReply } from './httpStatus.js';
 import { LegacySseEndpoints, type LegacySseOptions } from './legacySse.js';
 import {
   acceptsJsonAndSse,
@@ -21,6 +22,13 @@ import {
   type OriginPolicy,
 } from './requestGuards.js';
 import { SessionRegistry, type ConnectSession } from './sessionRegistry.js';
+import { exchangeOf, responseOf } from './webAdapter.js';
+
+/** What `authenticate` sees of a request. */
+export type AuthRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header'>;
+
+/** What `authenticate` answers: the caller, nobody in particular, or a reply that refuses (401...). */
+export type AuthResult = Identity | undefined | HttpReply;
 
 /** Options of {@link StreamableHttpHandler}. */
 export interface StreamableHttpOptions {
@@ -53,10 +61,8 @@ export interface StreamableHttpOptions {
   responseMode?: 'adaptive' | 'sse';
   /** In adaptive mode, open SSE (with a resumable event id) when a response takes longer. Default 1000 ms. */
   sseAfterMs?: number;
-  /** Establishes the caller; return a Response (e.g. 401) to refuse the request. */
-  authenticate?: (
-    request: Request,
-  ) => Identity | undefined | Response | Promise<Identity | undefined | Response>;
+  /** Establishes the caller; return a reply (e.g. `{ status: 401, headers: {...} }`) to refuse. */
+  authenticate?: (request: AuthRequest) => AuthResult | Promise<AuthResult>;
   /** The 2024-11-05 HTTP+SSE endpoints. Default `{ ssePath: '/sse', messagesPath: '/messages' }`. */
   legacy?: LegacySseOptions | false;
   /** Faults that did not fail a request. Default: stderr. */
@@ -67,6 +73,12 @@ function defaultReport(error: unknown): void {
   console.error(`[toolwire] http: ${error instanceof Error ? error.message : String(error)}`);
 }
 
+const SHUTTING_DOWN = 'The server is shutting down';
+
+function isReply(result: AuthResult): result is HttpReply {
+  return typeof result === 'object' && 'status' in result;
+}
+
 /** The handler. */
 export class StreamableHttpHandler {
   private readonly registry: SessionRegistry<HttpSessionTransport>;
@@ -74,11 +86,13 @@ export class StreamableHttpHandler {
   private readonly legacy: LegacySseEndpoints | undefined;
   private readonly path: string;
   private readonly report: (error: unknown) => void;
+  private readonly maxBody: number;
   private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.path = options.path ?? '/mcp';
     this.report = options.onerror ?? defaultReport;
+    this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.registry = new SessionRegistry(
       { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 30 * 60_000 },
       this.report,
@@ -95,7 +109,7 @@ export class StreamableHttpHandler {
         ? undefined
         : new LegacySseEndpoints(options.legacy ?? { ssePath: '/sse', messagesPath: '/messages' }, {
             connect: options.connect,
-            maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+            maxBodyBytes: this.maxBody,
             maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
             maxSessions: options.maxSessions ?? 10_000,
             report: this.report,
@@ -107,15 +121,23 @@ export class StreamableHttpHandler {
     return this.registry.size;
   }
 
-  /** Handles one HTTP request. Never throws: every failure is an HTTP response. */
+  /** The web-standard entry: handles one `Request`. Never throws (failures are responses). */
   readonly fetch = async (request: Request): Promise<Response> => {
+    const exchange = exchangeOf(request);
+    return responseOf(await this.handle(exchange, exchange.urlHost));
+  };
+
+  /**
+   * The core: answers one exchange. `urlHost` stands in for a missing Host header. Never throws.
+   */
+  async handle(exchange: HttpExchange, urlHost?: string): Promise<HttpReply> {
     try {
-      return await this.route(request);
+      return await this.route(exchange, urlHost);
     } catch (error) {
       this.report(error);
-      return new Response(null, { status: 500 });
+      return { status: 500, headers: {} };
     }
-  };
+  }
 
   /**
    * Graceful shutdown: new requests get 503 at once; requests in flight get up to `graceMs` to
@@ -129,39 +151,39 @@ export class StreamableHttpHandler {
     await Promise.all([this.registry.closeAll(), this.legacy?.close()]);
   }
 
-  private async route(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const problem = originProblem(request.headers, this.options.origins ?? {}, url.host);
-    if (problem) return failureResponse('forbidden', problem);
-    const legacy = this.legacy?.matches(url.pathname) ? this.legacy : undefined;
-    if (!legacy && url.pathname !== this.path)
-      return failureResponse('notFound', `No MCP endpoint at ${url.pathname}`);
-    const auth = await this.options.authenticate?.(request);
-    if (auth instanceof Response) return auth;
+  private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
+    const problem = originProblem(exchange.header, this.options.origins ?? {}, urlHost);
+    if (problem) return failureReply('forbidden', problem);
+    const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
+    if (!legacy && exchange.pathname !== this.path)
+      return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
+    const auth = await this.options.authenticate?.(exchange);
+    if (auth !== undefined && isReply(auth)) return auth;
+    const identity = auth;
     if (legacy)
       return this.closing
-        ? failureResponse('shuttingDown', 'The server is shutting down')
-        : legacy.handle(request, url, auth);
-    switch (request.method) {
+        ? failureReply('shuttingDown', SHUTTING_DOWN)
+        : legacy.handle(exchange, identity);
+    switch (exchange.method) {
       case 'POST':
-        return this.post(request, auth);
+        return this.post(exchange, identity);
       case 'GET':
         return this.closing
-          ? failureResponse('shuttingDown', 'The server is shutting down')
-          : this.get(request, auth);
+          ? failureReply('shuttingDown', SHUTTING_DOWN)
+          : this.get(exchange, identity);
       case 'DELETE':
-        return this.delete(request, auth);
+        return this.delete(exchange, identity);
       default:
-        return failureResponse('methodNotAllowed', `${request.method} is not supported`, {
+        return failureReply('methodNotAllowed', `${exchange.method} is not supported`, {
           allow: this.options.stateless ? 'POST' : 'GET, POST, DELETE',
         });
     }
   }
 
-  private versionProblem(headers: Headers): Response | undefined {
-    const version = headers.get('mcp-protocol-version');
+  private versionProblem(exchange: HttpExchange): HttpReply | undefined {
+    const version = exchange.header('mcp-protocol-version');
     if (version !== null && !this.options.protocolVersions.includes(version)) {
-      return failureResponse(
+      return failureReply(
         'badProtocolVersion',
         `Unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${this.options.protocolVersions.join(', ')})`,
       );
@@ -169,53 +191,47 @@ export class StreamableHttpHandler {
     return undefined;
   }
 
-  private async post(request: Request, identity: Identity | undefined): Promise<Response> {
-    const headers = request.headers;
-    if (!acceptsJsonAndSse(headers))
-      return failureResponse(
+  private async post(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+    if (!acceptsJsonAndSse(exchange.header))
+      return failureReply(
         'notAcceptable',
         'Accept must list application/json and text/event-stream',
       );
-    if (!isJsonContentType(headers))
-      return failureResponse('unsupportedMediaType', 'Content-Type must be application/json');
-    const versionProblem = this.versionProblem(headers);
+    if (!isJsonContentType(exchange.header))
+      return failureReply('unsupportedMediaType', 'Content-Type must be application/json');
+    const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const body = await readBody(request, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    const body = await exchange.body(this.maxBody);
     if (!body.ok) {
       return body.reason === 'too-large'
-        ? failureResponse(
-            'tooLarge',
-            `The body exceeds ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`,
-          )
-        : failureResponse('parse', 'Parse error: the body is not valid UTF-8');
+        ? failureReply('tooLarge', `The body exceeds ${this.maxBody} bytes`, {
+            connection: 'close',
+          })
+        : failureReply('parse', 'Parse error: the body is not valid UTF-8');
     }
     const decoded = decodeMessage(body.text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
     if (!decoded.ok)
-      return failureResponse(
+      return failureReply(
         decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
         decoded.error.message,
       );
     const batch = Array.isArray(decoded.value);
     const messages: unknown[] = batch ? (decoded.value as unknown[]) : [decoded.value];
     const checked = checkMessages(messages, batch);
-    if (typeof checked === 'string') return failureResponse('invalidMessage', checked);
+    if (typeof checked === 'string') return failureReply('invalidMessage', checked);
 
     let session: HttpSessionTransport;
-    if (checked.initialize) {
-      const created = await this.createSession(identity, undefined);
-      if (created instanceof Response) return created;
-      session = created;
-    } else if (this.options.stateless) {
-      const created = await this.createSession(
-        identity,
-        headers.get('mcp-protocol-version') ?? '2025-03-26',
-      );
-      if (created instanceof Response) return created;
+    if (checked.initialize || this.options.stateless) {
+      const assumeVersion = checked.initialize
+        ? undefined
+        : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
+      const created = await this.createSession(identity, assumeVersion);
+      if (!(created instanceof HttpSessionTransport)) return created;
       session = created;
     } else {
-      const found = this.registry.lookup(headers.get('mcp-session-id'), identity);
+      const found = this.registry.lookup(exchange.header('mcp-session-id'), identity);
       if (!found.ok)
-        return failureResponse(
+        return failureReply(
           found.failure,
           found.failure === 'missingSession'
             ? 'MCP-Session-Id header required'
@@ -223,37 +239,33 @@ export class StreamableHttpHandler {
         );
       session = found.session.transport;
       if (this.closing && checked.requestIds.length > 0)
-        return failureResponse('shuttingDown', 'The server is shutting down');
+        return failureReply('shuttingDown', SHUTTING_DOWN);
       if (batch && found.session.handle.protocolVersion !== '2025-03-26') {
-        return failureResponse(
+        return failureReply(
           'invalidMessage',
           `Batches are not supported in protocol revision ${found.session.handle.protocolVersion ?? 'unknown'}`,
         );
       }
       const reused = checked.requestIds.find((id) => session.hasPending(id));
       if (reused !== undefined)
-        return failureResponse(
-          'conflict',
-          `Request id ${JSON.stringify(reused)} is already in use`,
-        );
+        return failureReply('conflict', `Request id ${JSON.stringify(reused)} is already in use`);
     }
-    const response = session.receive(messages, {
+    const reply = session.receive(messages, {
       batch,
       requestIds: checked.requestIds,
       message: identity ? { identity } : {},
     });
-    if (!response) return new Response(null, { status: 202, headers: session.headers });
-    return response;
+    return reply ?? { status: 202, headers: session.headers };
   }
 
   private async createSession(
     identity: Identity | undefined,
     assumeVersion: string | undefined,
-  ): Promise<HttpSessionTransport | Response> {
-    if (this.closing) return failureResponse('shuttingDown', 'The server is shutting down');
+  ): Promise<HttpSessionTransport | HttpReply> {
+    if (this.closing) return failureReply('shuttingDown', SHUTTING_DOWN);
     const stateless = this.options.stateless === true;
     if (!stateless && !this.registry.hasRoom())
-      return failureResponse('tooManySessions', 'Too many sessions; try again later', {
+      return failureReply('tooManySessions', 'Too many sessions; try again later', {
         'retry-after': '5',
       });
     const sessionId = stateless ? undefined : randomToken(24);
@@ -279,47 +291,44 @@ export class StreamableHttpHandler {
     return transport;
   }
 
-  private async get(request: Request, identity: Identity | undefined): Promise<Response> {
+  private async get(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
     if (this.options.stateless)
-      return failureResponse('methodNotAllowed', 'This server is stateless: no GET stream', {
+      return failureReply('methodNotAllowed', 'This server is stateless: no GET stream', {
         allow: 'POST',
       });
-    if (!acceptsSse(request.headers))
-      return failureResponse('notAcceptable', 'Accept must list text/event-stream');
-    const versionProblem = this.versionProblem(request.headers);
+    if (!acceptsSse(exchange.header))
+      return failureReply('notAcceptable', 'Accept must list text/event-stream');
+    const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const found = this.registry.lookup(request.headers.get('mcp-session-id'), identity);
+    const found = this.registry.lookup(exchange.header('mcp-session-id'), identity);
     if (!found.ok)
-      return failureResponse(
+      return failureReply(
         found.failure,
         found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
       );
     const result = await found.session.transport.listen(
-      request.headers.get('last-event-id') ?? undefined,
+      exchange.header('last-event-id') ?? undefined,
     );
     if (result === 'conflict')
-      return failureResponse('conflict', 'A GET stream is already open for this session');
+      return failureReply('conflict', 'A GET stream is already open for this session');
     if (result === 'unknown-event')
-      return failureResponse(
-        'badLastEventId',
-        'Last-Event-ID does not name a stream of this session',
-      );
+      return failureReply('badLastEventId', 'Last-Event-ID does not name a stream of this session');
     return result;
   }
 
-  private async delete(request: Request, identity: Identity | undefined): Promise<Response> {
+  private async delete(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
     if (this.options.stateless)
-      return failureResponse('methodNotAllowed', 'This server is stateless: no sessions to end', {
+      return failureReply('methodNotAllowed', 'This server is stateless: no sessions to end', {
         allow: 'POST',
       });
-    const found = this.registry.lookup(request.headers.get('mcp-session-id'), identity);
+    const found = this.registry.lookup(exchange.header('mcp-session-id'), identity);
     if (!found.ok)
-      return failureResponse(
+      return failureReply(
         found.failure,
         found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
       );
     await found.session.handle.close();
-    return new Response(null, { status: 200 });
+    return { status: 200, headers: {} };
   }
 }
 

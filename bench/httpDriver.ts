@@ -1,0 +1,166 @@
+/**
+ * @module An HTTP load driver for the benchmark: MCP sessions over a keep-alive `node:http` agent,
+ * reading JSON or SSE responses. The same driver for every server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+
+/** A spawned HTTP server and its URL. */
+export class HttpServerProcess {
+  readonly child: ChildProcess;
+  readonly url: Promise<string>;
+
+  constructor(script: string, env: Record<string, string> = {}) {
+    this.child = spawn(process.execPath, [script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    });
+    this.url = new Promise((resolve) =>
+      this.child.stdout?.once('data', (c: Buffer) => resolve(c.toString().trim())),
+    );
+  }
+
+  /** CPU time used so far (user + system), in milliseconds. */
+  cpuMs(): number {
+    const fields =
+      readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at 100 Hz
+  }
+
+  rssMiB(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+function post(
+  url: URL,
+  agent: Agent,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The JSON-RPC message in a JSON or SSE body (the last data line for SSE). */
+function messageOf(text: string): { id?: unknown; result?: unknown; error?: unknown } {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{')) return JSON.parse(trimmed) as { id?: unknown };
+  const data = text
+    .split('\n')
+    .filter((l) => l.startsWith('data: ') && l.length > 7)
+    .pop();
+  if (!data) throw new Error(`no message in ${text.slice(0, 200)}`);
+  return JSON.parse(data.slice(6)) as { id?: unknown };
+}
+
+/** One MCP session of the load driver. */
+export class BenchSession {
+  private sessionId: string | undefined;
+  private nextId = 1;
+
+  constructor(
+    private readonly url: URL,
+    private readonly agent: Agent,
+  ) {}
+
+  private headers(): Record<string, string> {
+    return this.sessionId
+      ? { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': '2025-11-25' }
+      : {};
+  }
+
+  /** initialize + notifications/initialized. */
+  async open(): Promise<void> {
+    const init = await post(
+      this.url,
+      this.agent,
+      {},
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: this.nextId++,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'bench', version: '1' },
+        },
+      }),
+    );
+    if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${init.text}`);
+    const sid = init.headers['mcp-session-id'];
+    this.sessionId = typeof sid === 'string' ? sid : undefined;
+    const ack = await post(
+      this.url,
+      this.agent,
+      this.headers(),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    );
+    if (ack.status !== 202) throw new Error(`initialized: HTTP ${ack.status}`);
+  }
+
+  /** One tools/call of `echo`. */
+  async call(): Promise<void> {
+    const id = this.nextId++;
+    const response = await post(
+      this.url,
+      this.agent,
+      this.headers(),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { message: 'hello' } },
+      }),
+    );
+    const message = messageOf(response.text);
+    if (response.status !== 200 || message.id !== id || !message.result)
+      throw new Error(`call: HTTP ${response.status} ${response.text.slice(0, 200)}`);
+  }
+}
+
+/** A keep-alive agent for `clients` concurrent sessions. */
+export function agentFor(clients: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets: clients, maxFreeSockets: clients });
+}

@@ -1,0 +1,58 @@
+// The official SDK's Streamable HTTP server (stateful), doing the same work as httpToolwire.ts on
+// Node's http server. Prints its URL on stdout. JSON_RESPONSE=1 turns on its JSON response mode.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import * as z from 'zod';
+import { BULK_TOOLS, bulkTool } from './bulkTools.js';
+
+function build(): McpServer {
+  const server = new McpServer({ name: 'sdk-http-bench', version: '1' });
+  server.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
+    content: [{ type: 'text', text: message }],
+  }));
+  for (let i = 0; i < BULK_TOOLS; i++) {
+    const { name, ...rest } = bulkTool(i);
+    server.registerTool(
+      name,
+      { ...rest, inputSchema: { value: z.string().optional() } },
+      ({ value }) => ({ content: [{ type: 'text', text: value ?? '' }] }),
+    );
+  }
+  return server;
+}
+
+const transports = new Map<string, StreamableHTTPServerTransport>();
+const json = process.env['JSON_RESPONSE'] === '1';
+
+async function body(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length === 0
+    ? undefined
+    : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+}
+
+const http = createServer((req, res) => {
+  void (async () => {
+    const sessionId = req.headers['mcp-session-id'] as string | undefined;
+    const parsed = req.method === 'POST' ? await body(req) : undefined;
+    let transport = sessionId ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: json,
+        onsessioninitialized: (id) => void transports.set(id, created),
+      });
+      transport = created;
+      await build().connect(created);
+    }
+    await transport.handleRequest(req, res, parsed);
+  })();
+});
+http.listen(0, '127.0.0.1', () => {
+  const address = http.address();
+  if (address && typeof address === 'object')
+    process.stdout.write(`http://127.0.0.1:${address.port}/mcp\n`);
+});

@@ -1,0 +1,51 @@
+/**
+ * @module Web-standard `Request` in, `Response` out, for runtimes built on them (Deno, Bun,
+ * workers, Hono...): the conversions to and from the core's exchange and reply.
+ */
+import { readBody } from './body.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+
+const encoder = new TextEncoder();
+
+/** The exchange of a web-standard request. */
+export function exchangeOf(request: Request): HttpExchange & { readonly urlHost: string } {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    pathname: url.pathname,
+    urlHost: url.host,
+    query: (name) => url.searchParams.get(name),
+    header: (name) => request.headers.get(name),
+    body: (limit) => readBody(request, limit),
+  };
+}
+
+/** The web-standard response of a reply; an SSE channel becomes a streaming body. */
+export function responseOf(reply: HttpReply): Response {
+  if (!('sse' in reply))
+    return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  const channel = reply.sse;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      channel.attach({
+        write: (text) => {
+          try {
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            return false;
+          }
+          return true;
+        },
+        close: () => {
+          try {
+            controller.close();
+          } catch {
+            // Already closed or cancelled.
+          }
+        },
+      });
+    },
+    cancel: () => channel.cancel(),
+  });
+  return new Response(body, { status: reply.status, headers: reply.headers });
+}
