@@ -201,6 +201,24 @@ describe('the toolwire client over Streamable HTTP', () => {
     expect(await c.callTool('echo', { m: 'fine' })).toMatchObject({ content: [{ text: 'fine' }] });
   });
 
+  it('resumes a stream the server closed, after the retry delay it announced', async () => {
+    const { server, url } = await start({ retryMs: 300 });
+    server.registerTool('poll', {}, async (_a, ctx) => {
+      ctx.progress(1);
+      ctx.closeStream();
+      await sleep(20);
+      return 'resumed';
+    });
+    const c = await client(url);
+    const started = Date.now();
+    expect(await c.callTool('poll', {}, { onprogress: () => {} })).toMatchObject({
+      content: [{ text: 'resumed' }],
+    });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3000);
+  });
+
   it('ends the session with DELETE on close', async () => {
     const { handler, url } = await start();
     const c = new McpClient({ name: 'bye', version: '1' });

@@ -269,6 +269,39 @@ describe('Streamable HTTP: sessions', () => {
     expect(await rb.json()).toMatchObject({ id: 7, result: { content: [{ text: 'for b' }] } });
   });
 
+  it('two clients using the same request id and progress token each get only their own progress', async () => {
+    const { handler } = setup();
+    const [a, b] = [await openSession(handler), await openSession(handler)];
+    const [ra, rb] = await Promise.all([
+      post(handler, call(1, 'steps', { n: 2, delayMs: 5 }, { progressToken: 'same' }), {
+        'mcp-session-id': a,
+      }),
+      post(handler, call(1, 'steps', { n: 4, delayMs: 5 }, { progressToken: 'same' }), {
+        'mcp-session-id': b,
+      }),
+    ]);
+    const collect = async (response: Response) => {
+      const events = new EventReader(response);
+      const seen: unknown[] = [];
+      for (;;) {
+        const message = await events.nextMessage();
+        seen.push(message);
+        if ('result' in message) return seen;
+      }
+    };
+    const [seenA, seenB] = await Promise.all([collect(ra), collect(rb)]);
+    const progressOf = (seen: unknown[]) =>
+      seen.flatMap((m) =>
+        (m as { method?: string }).method === 'notifications/progress'
+          ? [(m as { params: { progress: number } }).params.progress]
+          : [],
+      );
+    expect(progressOf(seenA)).toEqual([1, 2]);
+    expect(progressOf(seenB)).toEqual([1, 2, 3, 4]);
+    expect(seenA.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'did 2' }] } });
+    expect(seenB.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'did 4' }] } });
+  });
+
   it('refuses a request id that is still in flight in the session', async () => {
     const { handler } = setup();
     const session = await openSession(handler);
