@@ -1,0 +1,192 @@
+/**
+ * @module The default task store: in this process's memory. Atomic by construction (JavaScript
+ * runs one change at a time), expiring tasks with their TTL, bounded by a cap on live tasks.
+ */
+import { canTransition, isTerminal, type TaskRecord } from './taskTypes.js';
+import type {
+  CreateTaskOptions,
+  TaskEvent,
+  TaskPage,
+  TaskStore,
+  TransitionOptions,
+  TransitionResult,
+} from './taskStore.js';
+
+/** Options of {@link MemoryTaskStore}. */
+export interface MemoryTaskStoreOptions {
+  /** Most tasks held at once; creating more throws (the call then fails cleanly). Default 100 000. */
+  maxTasks?: number;
+  /** How often expired tasks are swept. Default 30 s. */
+  sweepMs?: number;
+}
+
+interface Entry {
+  record: TaskRecord;
+  seq: number;
+  expiresAt: number;
+}
+
+const copy = (record: TaskRecord): TaskRecord => structuredClone(record);
+
+/** Encodes a listing position. */
+function cursorOf(seq: number): string {
+  return `tm1.${seq.toString(36)}`;
+}
+
+function seqOf(cursor: string): number {
+  const m = /^tm1\.([0-9a-z]{1,11})$/.exec(cursor);
+  if (!m?.[1]) throw new RangeError('Invalid cursor');
+  return parseInt(m[1], 36);
+}
+
+/** Tasks in memory. */
+export class MemoryTaskStore implements TaskStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Map<string, Set<(event: TaskEvent) => void>>();
+  private seq = 0;
+  private readonly maxTasks: number;
+  private readonly sweeper: ReturnType<typeof setInterval>;
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.maxTasks = options.maxTasks ?? 100_000;
+    this.sweeper = setInterval(() => this.sweep(Date.now()), options.sweepMs ?? 30_000);
+    (this.sweeper as { unref?: () => void }).unref?.();
+  }
+
+  async create(options: CreateTaskOptions): Promise<TaskRecord> {
+    const now = Date.now();
+    if (this.entries.size >= this.maxTasks) this.sweep(now);
+    if (this.entries.size >= this.maxTasks)
+      throw new Error(`Too many tasks (${this.maxTasks}); try again later`);
+    const iso = new Date(now).toISOString();
+    const record: TaskRecord = {
+      taskId: crypto.randomUUID(),
+      status: 'working',
+      createdAt: iso,
+      lastUpdatedAt: iso,
+      ttl: options.ttl,
+      owner: options.owner,
+      method: options.method,
+    };
+    if (options.pollInterval !== undefined) record.pollInterval = options.pollInterval;
+    if (options.runner !== undefined) {
+      record.runner = options.runner;
+      record.leaseExpiresAt = now + (options.leaseMs ?? 30_000);
+    }
+    this.entries.set(record.taskId, {
+      record,
+      seq: ++this.seq,
+      expiresAt: options.ttl === null ? Infinity : now + options.ttl,
+    });
+    return copy(record);
+  }
+
+  async get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined> {
+    const entry = this.live(options.taskId);
+    return entry && entry.record.owner === options.owner ? copy(entry.record) : undefined;
+  }
+
+  async list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage> {
+    const before = options.cursor === undefined ? Infinity : seqOf(options.cursor);
+    const now = Date.now();
+    const mine = [...this.entries.values()]
+      .filter((e) => e.record.owner === options.owner && e.seq < before && e.expiresAt > now)
+      .sort((a, b) => b.seq - a.seq);
+    const page = mine.slice(0, options.limit);
+    const last = page[page.length - 1];
+    return {
+      tasks: page.map((e) => copy(e.record)),
+      ...(mine.length > options.limit && last ? { nextCursor: cursorOf(last.seq) } : {}),
+    };
+  }
+
+  async transition(options: TransitionOptions): Promise<TransitionResult> {
+    const entry = this.live(options.taskId);
+    if (!entry || (options.owner !== undefined && entry.record.owner !== options.owner))
+      return { ok: false, reason: 'not-found' };
+    const record = entry.record;
+    if (!canTransition(record.status, options.to))
+      return { ok: false, reason: 'invalid-transition', task: copy(record) };
+    record.status = options.to;
+    record.lastUpdatedAt = new Date().toISOString();
+    if (options.statusMessage !== undefined) record.statusMessage = options.statusMessage;
+    else delete record.statusMessage;
+    if (options.outcome !== undefined) record.outcome = options.outcome;
+    if (isTerminal(options.to)) delete record.leaseExpiresAt;
+    this.emit({ taskId: record.taskId, status: record.status });
+    return { ok: true, task: copy(record) };
+  }
+
+  async heartbeat(options: { runner: string; leaseMs: number }): Promise<void> {
+    const until = Date.now() + options.leaseMs;
+    for (const { record } of this.entries.values()) {
+      if (record.runner === options.runner && !isTerminal(record.status))
+        record.leaseExpiresAt = until;
+    }
+  }
+
+  async failExpiredLeases(options: { statusMessage: string }): Promise<TaskRecord[]> {
+    const now = Date.now();
+    const failed: TaskRecord[] = [];
+    for (const { record } of this.entries.values()) {
+      if (
+        isTerminal(record.status) ||
+        record.leaseExpiresAt === undefined ||
+        record.leaseExpiresAt > now
+      )
+        continue;
+      const result = await this.transition({
+        taskId: record.taskId,
+        to: 'failed',
+        statusMessage: options.statusMessage,
+        outcome: { kind: 'error', error: { code: -32603, message: options.statusMessage } },
+      });
+      if (result.ok) failed.push(result.task);
+    }
+    return failed;
+  }
+
+  async subscribe(taskId: string, listener: (event: TaskEvent) => void): Promise<() => void> {
+    let set = this.listeners.get(taskId);
+    if (!set) this.listeners.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(taskId);
+    };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.listeners.clear();
+  }
+
+  /** Number of tasks held (expired ones included until swept). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private live(taskId: string): Entry | undefined {
+    const entry = this.entries.get(taskId);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.entries.delete(taskId);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private emit(event: TaskEvent): void {
+    for (const listener of [...(this.listeners.get(event.taskId) ?? [])]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not affect the store.
+      }
+    }
+  }
+
+  private sweep(now: number): void {
+    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
+  }
+}

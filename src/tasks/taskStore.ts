@@ -1,0 +1,69 @@
+/**
+ * @module The storage contract of tasks. Every status change is atomic (a compare-and-set on the
+ * current status, also between processes), terminal statuses are final, every task expires with
+ * its TTL, tasks are visible only to their owner, and a runner's lease lets a dead process's
+ * tasks be failed. One contract test suite runs against every implementation
+ * (test/contract/taskStore.contract.ts).
+ */
+import type { TaskOutcome, TaskRecord, TaskStatus } from './taskTypes.js';
+
+/** Options of {@link TaskStore.create}. */
+export interface CreateTaskOptions {
+  owner: string;
+  method: string;
+  /** Milliseconds to keep the task from creation; null keeps it until deleted. */
+  ttl: number | null;
+  pollInterval?: number;
+  /** The instance that will run the task, and how long its lease lasts without a heartbeat. */
+  runner?: string;
+  leaseMs?: number;
+}
+
+/** Options of {@link TaskStore.transition}. */
+export interface TransitionOptions {
+  taskId: string;
+  /** When given, only the owner may change the task. */
+  owner?: string;
+  to: TaskStatus;
+  statusMessage?: string;
+  /** Stored with a terminal status. */
+  outcome?: TaskOutcome;
+}
+
+/** The outcome of a transition: the task after it, or why it did not happen. */
+export type TransitionResult =
+  | { ok: true; task: TaskRecord }
+  | { ok: false; reason: 'not-found' }
+  | { ok: false; reason: 'invalid-transition'; task: TaskRecord };
+
+/** A change to a task, as subscribers see it. */
+export interface TaskEvent {
+  taskId: string;
+  status: TaskStatus;
+}
+
+/** A page of tasks. */
+export interface TaskPage {
+  tasks: TaskRecord[];
+  nextCursor?: string;
+}
+
+/** Where tasks live. */
+export interface TaskStore {
+  /** Creates a task in `working` with a cryptographically random id. */
+  create(options: CreateTaskOptions): Promise<TaskRecord>;
+  /** The task, if it exists, has not expired, and belongs to `owner`. */
+  get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined>;
+  /** The owner's tasks, newest first, a page at a time. A bad cursor throws a RangeError. */
+  list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage>;
+  /** Changes the status atomically if the state machine allows it from the current status. */
+  transition(options: TransitionOptions): Promise<TransitionResult>;
+  /** Extends the leases of a runner's tasks. */
+  heartbeat(options: { runner: string; leaseMs: number }): Promise<void>;
+  /** Fails every non-terminal task whose lease expired (its runner died); returns them. */
+  failExpiredLeases(options: { statusMessage: string }): Promise<TaskRecord[]>;
+  /** Calls `listener` on every status change of a task (from any process); returns an unsubscribe. */
+  subscribe(taskId: string, listener: (event: TaskEvent) => void): Promise<() => void>;
+  /** Releases connections and timers. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,200 @@
+/**
+ * @module The TaskStore contract: every store runs this same suite (STYLE.md §2.9).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TaskStore } from '../../src/tasks/taskStore.js';
+import type { TaskEvent } from '../../src/tasks/taskStore.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Registers the contract tests for a store made by `make` (fresh and empty for each test). */
+export function taskStoreContract(name: string, make: () => Promise<TaskStore>): void {
+  describe(`TaskStore contract: ${name}`, () => {
+    let store: TaskStore;
+    beforeEach(async () => {
+      store = await make();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('creates tasks in working with unique random ids and ISO timestamps', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 200; i++) {
+        const task = await store.create({
+          owner: 'alice',
+          method: 'tools/call',
+          ttl: 60_000,
+          pollInterval: 500,
+        });
+        ids.add(task.taskId);
+        expect(task).toMatchObject({
+          status: 'working',
+          ttl: 60_000,
+          pollInterval: 500,
+          owner: 'alice',
+          method: 'tools/call',
+        });
+        expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
+        expect(task.lastUpdatedAt).toBe(task.createdAt);
+      }
+      expect(ids.size).toBe(200);
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('shows a task only to its owner; another owner sees "not found", like a missing task', async () => {
+      const task = await store.create({ owner: 'alice', method: 'tools/call', ttl: 60_000 });
+      expect(await store.get({ taskId: task.taskId, owner: 'alice' })).toMatchObject({
+        taskId: task.taskId,
+      });
+      expect(await store.get({ taskId: task.taskId, owner: 'mallory' })).toBeUndefined();
+      expect(await store.get({ taskId: 'no-such-task', owner: 'alice' })).toBeUndefined();
+      expect(
+        await store.transition({ taskId: task.taskId, owner: 'mallory', to: 'cancelled' }),
+      ).toEqual({ ok: false, reason: 'not-found' });
+      expect((await store.list({ owner: 'mallory', limit: 10 })).tasks).toEqual([]);
+    });
+
+    it('allows only the spec transitions; terminal statuses are final', async () => {
+      const task = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+      const to = (status: Parameters<TaskStore['transition']>[0]['to']) =>
+        store.transition({ taskId: task.taskId, to: status });
+      expect((await to('working')).ok).toBe(false);
+      expect(await to('input_required')).toMatchObject({
+        ok: true,
+        task: { status: 'input_required' },
+      });
+      expect(await to('working')).toMatchObject({ ok: true, task: { status: 'working' } });
+      const done = await store.transition({
+        taskId: task.taskId,
+        to: 'completed',
+        statusMessage: 'done',
+        outcome: { kind: 'result', result: { content: [] } },
+      });
+      expect(done).toMatchObject({
+        ok: true,
+        task: {
+          status: 'completed',
+          statusMessage: 'done',
+          outcome: { kind: 'result', result: { content: [] } },
+        },
+      });
+      for (const next of [
+        'working',
+        'input_required',
+        'failed',
+        'cancelled',
+        'completed',
+      ] as const) {
+        expect(await to(next)).toMatchObject({
+          ok: false,
+          reason: 'invalid-transition',
+          task: { status: 'completed' },
+        });
+      }
+      expect((await store.get({ taskId: task.taskId, owner: 'a' }))?.lastUpdatedAt).toBeDefined();
+    });
+
+    it('a cancel racing a completion ends in exactly one terminal status', async () => {
+      for (let round = 0; round < 10; round++) {
+        const task = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+        const attempts = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.transition({
+              taskId: task.taskId,
+              to: i % 2 === 0 ? 'completed' : 'cancelled',
+              outcome: { kind: 'result', result: { n: i } },
+            }),
+          ),
+        );
+        const winners = attempts.filter((a) => a.ok);
+        expect(winners).toHaveLength(1);
+        const final = await store.get({ taskId: task.taskId, owner: 'a' });
+        expect(final?.status).toBe(winners[0]?.ok ? winners[0].task.status : undefined);
+      }
+    });
+
+    it('expires a task with its TTL', async () => {
+      const task = await store.create({ owner: 'a', method: 'tools/call', ttl: 150 });
+      const kept = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+      await sleep(400);
+      expect(await store.get({ taskId: task.taskId, owner: 'a' })).toBeUndefined();
+      expect(await store.transition({ taskId: task.taskId, to: 'cancelled' })).toEqual({
+        ok: false,
+        reason: 'not-found',
+      });
+      expect((await store.list({ owner: 'a', limit: 10 })).tasks.map((t) => t.taskId)).toEqual([
+        kept.taskId,
+      ]);
+    });
+
+    it("lists the owner's tasks newest first, page by page, without repeats", async () => {
+      const created: string[] = [];
+      for (let i = 0; i < 7; i++)
+        created.push(
+          (await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 })).taskId,
+        );
+      await store.create({ owner: 'b', method: 'tools/call', ttl: 60_000 });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const page = await store.list({
+          owner: 'a',
+          limit: 3,
+          ...(cursor !== undefined ? { cursor } : {}),
+        });
+        seen.push(...page.tasks.map((t) => t.taskId));
+        cursor = page.nextCursor;
+        if (cursor === undefined) break;
+      }
+      expect(seen).toEqual([...created].reverse());
+      await expect(
+        store.list({ owner: 'a', limit: 3, cursor: 'not-a-cursor' }),
+      ).rejects.toBeInstanceOf(RangeError);
+    });
+
+    it('fails the tasks of a runner whose lease expired, and keeps those it heartbeats', async () => {
+      const dead = await store.create({
+        owner: 'a',
+        method: 'tools/call',
+        ttl: 60_000,
+        runner: 'dead',
+        leaseMs: 100,
+      });
+      const alive = await store.create({
+        owner: 'a',
+        method: 'tools/call',
+        ttl: 60_000,
+        runner: 'alive',
+        leaseMs: 100,
+      });
+      for (let i = 0; i < 4; i++) {
+        await sleep(60);
+        await store.heartbeat({ runner: 'alive', leaseMs: 100 });
+      }
+      const failed = await store.failExpiredLeases({
+        statusMessage: 'The server running this task stopped',
+      });
+      expect(failed.map((t) => t.taskId)).toEqual([dead.taskId]);
+      expect(await store.get({ taskId: dead.taskId, owner: 'a' })).toMatchObject({
+        status: 'failed',
+        statusMessage: 'The server running this task stopped',
+        outcome: { kind: 'error', error: { code: -32603 } },
+      });
+      expect((await store.get({ taskId: alive.taskId, owner: 'a' }))?.status).toBe('working');
+    });
+
+    it('tells subscribers about status changes until they unsubscribe', async () => {
+      const task = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+      const events: TaskEvent[] = [];
+      const stop = await store.subscribe(task.taskId, (e) => events.push(e));
+      await store.transition({ taskId: task.taskId, to: 'input_required' });
+      await store.transition({ taskId: task.taskId, to: 'working' });
+      for (let i = 0; i < 50 && events.length < 2; i++) await sleep(10);
+      stop();
+      await store.transition({ taskId: task.taskId, to: 'completed' });
+      await sleep(50);
+      expect(events.map((e) => e.status)).toEqual(['input_required', 'working']);
+    });
+  });
+}
