@@ -5,7 +5,7 @@
 import unicorn from 'eslint-plugin-unicorn';
 import tseslint from 'typescript-eslint';
 
-const LAYERS = ['jsonrpc', 'protocol', 'server', 'client', 'transports', 'cli'];
+const LAYERS = ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'cli'];
 
 /** Forbids imports of the named sibling layers from files of `layer` (src/<layer>/**). */
 function layer(name, forbidden, message, extra = []) {
@@ -56,26 +56,41 @@ export default tseslint.config(
   ),
   layer(
     'protocol',
-    ['server', 'client', 'transports', 'cli'],
+    ['tasks', 'server', 'client', 'transports', 'stores', 'cli'],
     'L1 protocol imports only jsonrpc, and no Node',
     NODE,
   ),
   layer(
+    'tasks',
+    ['server', 'client', 'transports', 'stores', 'cli'],
+    'L2 tasks imports only jsonrpc and protocol, and no Node',
+    NODE,
+  ),
+  layer(
     'server',
-    ['client', 'transports', 'cli'],
-    'L2 server imports only jsonrpc and protocol, and no Node',
+    ['client', 'transports', 'stores', 'cli'],
+    'L2 server imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
   layer(
     'client',
-    ['server', 'transports', 'cli'],
-    'L2 client imports only jsonrpc and protocol, and no Node',
+    ['server', 'transports', 'stores', 'cli'],
+    'L2 client imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
-  layer('transports', ['protocol', 'server', 'client', 'cli'], 'transports import only jsonrpc'),
+  layer(
+    'transports',
+    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli'],
+    'transports import only jsonrpc',
+  ),
+  layer(
+    'stores',
+    ['protocol', 'server', 'client', 'transports', 'cli'],
+    'stores import only the tasks interface (and jsonrpc types)',
+  ),
   layer(
     'cli',
-    ['jsonrpc', 'protocol', 'server', 'client', 'transports'],
+    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores'],
     'the CLI imports only entry files',
   ),
   {

@@ -29,6 +29,7 @@ export function createHttpHandler(
         ...(o.assumeVersion !== undefined
           ? { assumeVersion: o.assumeVersion as ProtocolVersion }
           : {}),
+        ...(o.transient !== undefined ? { transient: o.transient } : {}),
       }),
   });
 }

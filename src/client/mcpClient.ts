@@ -28,6 +28,8 @@ import {
 } from '../protocol/versions.js';
 import { ApprovalGate, type ApprovalPolicy, type AuditSink } from './approval.js';
 import { OutputValidator } from './outputValidator.js';
+import { callToolAsTask, parseTask } from './taskCalls.js';
+import type { Task } from '../tasks/taskTypes.js';
 import {
   answerServerRequest,
   capabilitiesFor,
@@ -79,6 +81,15 @@ export interface CallToolOptions {
   validateOutput?: boolean;
   /** `_meta` to send with the request. */
   meta?: Record<string, unknown>;
+  /**
+   * Run the call as a task (2025-11-25) when the tool allows it (`taskSupport: "optional"`);
+   * tools that require it always run as tasks. An object sets the requested TTL.
+   */
+  task?: boolean | { ttl?: number };
+  /** Status of the task the call runs as (creation, polling, status notifications). */
+  ontaskstatus?: (task: Task) => void;
+  /** The server's text for the model while the task runs (model-immediate-response). */
+  onimmediateresponse?: (text: string) => void;
 }
 
 /** Options of {@link McpClient.connect}. */
@@ -244,10 +255,10 @@ export class McpClient {
   ): Promise<CallToolResult> {
     const connection = this.ready('tools');
     const validate = options.validateOutput ?? this.options.validateStructuredContent ?? true;
-    const tool =
-      validate || this.options.approval || this.options.audit
-        ? await this.definitionOf(name)
-        : undefined;
+    const tasksOffered = this.init?.capabilities.tasks?.requests?.tools?.call !== undefined;
+    const needsDefinition = validate || this.options.approval || this.options.audit || tasksOffered;
+    const tool = needsDefinition ? await this.definitionOf(name) : undefined;
+    const asTask = tasksOffered && this.shouldRunAsTask(tool, name, options.task);
     if (this.options.approval && !tool) {
       throw new LocalError(
         'invalid-tool',
@@ -259,17 +270,37 @@ export class McpClient {
     try {
       const params: JsonObject = { name, arguments: args };
       if (options.meta) params['_meta'] = options.meta;
-      const raw = await connection.request('tools/call', params, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(options.maxTotalTimeoutMs !== undefined
-          ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs }
-          : {}),
-        ...(options.resetTimeoutOnProgress !== undefined
-          ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress }
-          : {}),
-        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
-      });
+      const raw = asTask
+        ? await callToolAsTask(
+            connection,
+            { name, args },
+            {
+              ...(options.signal ? { signal: options.signal } : {}),
+              ...(typeof options.task === 'object' && options.task.ttl !== undefined
+                ? { ttl: options.task.ttl }
+                : {}),
+              ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+              maxTotalTimeoutMs:
+                options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 600_000,
+              ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+              ...(options.ontaskstatus ? { ontaskstatus: options.ontaskstatus } : {}),
+              ...(options.onimmediateresponse
+                ? { onimmediateresponse: options.onimmediateresponse }
+                : {}),
+              ...(options.meta ? { meta: options.meta } : {}),
+            },
+          )
+        : await connection.request('tools/call', params, {
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+            ...(options.maxTotalTimeoutMs !== undefined
+              ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs }
+              : {}),
+            ...(options.resetTimeoutOnProgress !== undefined
+              ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress }
+              : {}),
+            ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+          });
       const result = parseCallToolResult(raw);
       if (validate && tool) this.validator.check(tool, result);
       this.gate.finished(name, { isError: result.isError === true }, startedAt);
@@ -278,6 +309,43 @@ export class McpClient {
       this.gate.finished(name, { error }, startedAt);
       throw error;
     }
+  }
+
+  /** The status of a task (`tasks/get`). */
+  async getTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<Task> {
+    return parseTask(await this.ready('tasks').request('tasks/get', { taskId }, options));
+  }
+
+  /** One page of this caller's tasks (`tasks/list`). */
+  async listTasks(
+    options: { cursor?: string; signal?: AbortSignal } = {},
+  ): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    const params = options.cursor === undefined ? {} : { cursor: options.cursor };
+    const raw = await this.ready('tasks').request(
+      'tasks/list',
+      params,
+      options.signal ? { signal: options.signal } : {},
+    );
+    if (!Array.isArray(raw['tasks']))
+      throw new LocalError('invalid-response', 'tasks/list result has no "tasks" array');
+    const page: { tasks: Task[]; nextCursor?: string } = { tasks: raw['tasks'].map(parseTask) };
+    if (typeof raw['nextCursor'] === 'string') page.nextCursor = raw['nextCursor'];
+    return page;
+  }
+
+  /** The result of a task, waiting until it ends (`tasks/result`). */
+  async taskResult(
+    taskId: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<CallToolResult> {
+    return parseCallToolResult(
+      await this.ready('tasks').request('tasks/result', { taskId }, options),
+    );
+  }
+
+  /** Cancels a task (`tasks/cancel`); -32602 when it already ended. */
+  async cancelTask(taskId: string): Promise<Task> {
+    return parseTask(await this.ready('tasks').request('tasks/cancel', { taskId }));
   }
 
   /** Pings the server. */
@@ -303,7 +371,21 @@ export class McpClient {
     await connection?.close();
   }
 
-  private ready(capability?: 'tools' | 'logging'): Connection {
+  /** Whether a call runs as a task: required by the tool, or asked for and allowed. */
+  private shouldRunAsTask(
+    tool: Tool | undefined,
+    name: string,
+    requested: CallToolOptions['task'],
+  ): boolean {
+    const support = tool?.execution?.taskSupport ?? 'forbidden';
+    if (support === 'required') return true;
+    if (requested === undefined || requested === false) return false;
+    if (support === 'forbidden')
+      throw new LocalError('invalid-tool', `Tool "${name}" cannot run as a task`);
+    return true;
+  }
+
+  private ready(capability?: 'tools' | 'logging' | 'tasks'): Connection {
     if (!this.connection || !this.init)
       throw new LocalError('not-connected', 'The client is not connected');
     if (this.connection.closed) throw new LocalError('closed', 'The connection is closed');

@@ -105,6 +105,26 @@ export class Connection {
     return this.inFlight.size;
   }
 
+  private readonly progressListeners = new Map<RequestId, (progress: Progress) => void>();
+
+  /**
+   * Receives progress for a token that outlives its request (a task's progress token stays valid
+   * until the task ends). Values that do not increase are dropped. Returns the unsubscribe.
+   */
+  listenProgress(token: RequestId, listener: (progress: Progress) => void): () => void {
+    let last = -Infinity;
+    this.progressListeners.set(token, (update) => {
+      if (!(update.progress > last)) return;
+      last = update.progress;
+      try {
+        listener(update);
+      } catch {
+        // A throwing progress callback must not break message processing.
+      }
+    });
+    return () => this.progressListeners.delete(token);
+  }
+
   /** Starts the transport. */
   async start(): Promise<void> {
     if (this.started) return;
@@ -264,7 +284,7 @@ export class Connection {
       const update: Progress = { progress };
       if (typeof p?.['total'] === 'number') update.total = p['total'];
       if (typeof p?.['message'] === 'string') update.message = p['message'];
-      this.pending.progress(token, update);
+      if (!this.pending.progress(token, update)) this.progressListeners.get(token)?.(update);
       return;
     }
     try {

@@ -127,9 +127,10 @@ export class PendingRequests {
    * Routes a progress notification to its request. Values that do not increase are dropped, as
    * are tokens of requests that asked for no progress.
    */
-  progress(token: ProgressToken, update: Progress): void {
+  progress(token: ProgressToken, update: Progress): boolean {
     const entry = this.byId.get(token);
-    if (!entry?.onprogress || !(update.progress > entry.lastProgress)) return;
+    if (!entry?.onprogress) return false;
+    if (!(update.progress > entry.lastProgress)) return true;
     entry.lastProgress = update.progress;
     if (entry.resetTimeoutOnProgress) this.arm(entry);
     try {
@@ -137,6 +138,7 @@ export class PendingRequests {
     } catch {
       // A throwing progress callback must not break message processing.
     }
+    return true;
   }
 
   private arm(entry: Pending): void {

@@ -246,6 +246,7 @@ export interface LoggingMessageParams {
   level: LoggingLevel;
   logger?: string;
   data: unknown;
+  _meta?: Meta;
 }
 
 /** Params of `notifications/progress`. */
@@ -255,6 +256,7 @@ export interface ProgressParams {
   total?: number;
   /** 2025-03-26+ */
   message?: string;
+  _meta?: Meta;
 }
 
 /** Content a sampling message may carry. */

@@ -18,6 +18,7 @@ import { CallContext, type SessionPort } from './toolContext.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { ToolEntry } from './toolDefinition.js';
 import type { ToolSchemaCheck } from './toolSchema.js';
+import { ownerOf, type TaskRuntime } from './taskRuntime.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {
@@ -32,6 +33,8 @@ export interface CallDependencies {
   readonly defaultTimeoutMs: number;
   readonly structuredText: boolean;
   readonly exposeErrorMessages: boolean;
+  /** Set when the server runs task-augmented calls. */
+  readonly tasks: TaskRuntime | undefined;
   /** Server-side diagnostics (stderr by default): never sent to the client. */
   report(error: unknown, what: string): void;
 }
@@ -193,6 +196,50 @@ function execute(
   });
 }
 
+/** Runs a task-augmented call: answered at once with a CreateTaskResult, the tool runs on. */
+function startToolTask(
+  plan: CallPlan,
+  task: { tasks: TaskRuntime; ttl: number | undefined; args: Record<string, unknown> },
+): Promise<CallToolResult> {
+  const { deps, session, request, entry } = plan;
+  const created = task.tasks.start({
+    owner: ownerOf(session.info.id, request.identity),
+    session: { id: session.info.id, sendTaskStatus: (t) => session.sendTaskStatus(t) },
+    ttl: task.ttl,
+    immediateResponse: entry.immediateResponse,
+    run: async (binding, cancellation) => {
+      const validated = await entry.input.validate(task.args);
+      if (!validated.ok) {
+        return projected(
+          plan,
+          toolError(
+            `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`,
+          ),
+        ) as unknown as JsonObject;
+      }
+      const incoming = { cancellation };
+      const context = new CallContext({
+        session,
+        requestId: request.id,
+        toolName: entry.name,
+        meta: plan.meta,
+        incoming,
+        identity: request.identity,
+        task: binding,
+      });
+      const result = await execute(deps, {
+        entry,
+        args: validated.value,
+        context,
+        request: { ...request, incoming },
+      });
+      return projected(plan, result) as unknown as JsonObject;
+    },
+  });
+  // The CreateTaskResult travels where a CallToolResult would (the session sends JsonObjects).
+  return created as unknown as Promise<CallToolResult>;
+}
+
 /** Everything one call needs once its tool is found (one object instead of several closures). */
 interface CallPlan {
   readonly deps: CallDependencies;
@@ -258,6 +305,22 @@ export function callTool(
 
   const features = featuresOf(session.info.protocolVersion);
   const plan: CallPlan = { deps, session, request, entry, meta: params._meta, features };
+  const tasks = deps.tasks;
+  if (tasks && features.tasks && (request.identity !== undefined || !session.transient)) {
+    // Tool-level negotiation (2025-11-25 tasks): -32601 when the call and the tool disagree.
+    const support = entry.definition.execution?.taskSupport ?? 'forbidden';
+    if (params.task !== undefined && support === 'forbidden') {
+      throw new RpcError(ErrorCode.MethodNotFound, `Tool "${entry.name}" cannot be run as a task`);
+    }
+    if (params.task === undefined && support === 'required') {
+      throw new RpcError(
+        ErrorCode.MethodNotFound,
+        `Tool "${entry.name}" must be run as a task (send params.task)`,
+      );
+    }
+    if (params.task !== undefined)
+      return startToolTask(plan, { tasks, ttl: params.task.ttl, args: params.arguments ?? {} });
+  }
   const validated = entry.input.validate(params.arguments ?? {});
   return validated instanceof Promise
     ? validated.then((v) => afterValidation(plan, v))

@@ -6,6 +6,7 @@ import type { Identity, Transport } from '../jsonrpc/transport.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { CallDependencies } from './callTool.js';
 import { RateLimiter, type RateLimitRule } from './rateLimiter.js';
+import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
 import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
@@ -65,6 +66,11 @@ export interface ServerOptions {
   logging?: boolean;
   /** Server-side diagnostics. Default: one line on stderr via `console.error`. */
   onerror?: (error: unknown, what: string) => void;
+  /**
+   * Task-augmented tool calls (2025-11-25): where tasks live and their limits. Default: on, in
+   * memory. `false` turns tasks off (the `task` of a call is then ignored, as the spec says).
+   */
+  tasks?: TaskOptions | false;
 }
 
 /** Options of {@link McpServer.connect}. */
@@ -78,6 +84,8 @@ export interface ConnectOptions {
    * capabilities (stateless HTTP, where each request comes on a fresh session).
    */
   assumeVersion?: ProtocolVersion;
+  /** The session lives for one request (stateless HTTP): without an identity, tasks are not offered. */
+  transient?: boolean;
 }
 
 function defaultReport(error: unknown, what: string): void {
@@ -92,6 +100,8 @@ export class McpServer {
   private readonly host: SessionHost;
   private readonly capabilities: ServerCapabilities;
   private readonly pageSize: number;
+  /** The task runtime, unless tasks are off. */
+  readonly tasks: TaskRuntime | undefined;
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
   private changes = 0;
 
@@ -110,6 +120,7 @@ export class McpServer {
     if (versions.length === 0) throw new RangeError('protocolVersions must not be empty');
     const sorted = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
     const report = options.onerror ?? defaultReport;
+    this.tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, report);
     const callDependencies: CallDependencies = {
       findTool: (name, session, identity) => this.findTool(name, session, identity),
       rateLimiter: new RateLimiter(),
@@ -117,12 +128,14 @@ export class McpServer {
       defaultTimeoutMs: options.toolTimeoutMs ?? 300_000,
       structuredText: options.structuredText ?? true,
       exposeErrorMessages: options.exposeErrorMessages ?? false,
+      tasks: this.tasks,
       report,
     };
     this.host = {
       protocolVersions: sorted,
       changeCount: () => this.changes,
-      initializeResult: (version) => this.initializeResult(version),
+      initializeResult: (version, o) => this.initializeResult(version, o),
+      tasks: this.tasks,
       listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
       callDependencies,
       connectionOptions: {
@@ -175,6 +188,7 @@ export class McpServer {
   async close(): Promise<void> {
     if (this.listChangedTimer !== undefined) clearTimeout(this.listChangedTimer);
     await Promise.allSettled([...this.live].map((s) => s.close()));
+    this.tasks?.close();
   }
 
   /**
@@ -241,10 +255,16 @@ export class McpServer {
       : { tools, nextCursor: encodeCursor(page.nextAfter) };
   }
 
-  private initializeResult(version: ProtocolVersion): InitializeResult {
+  private initializeResult(
+    version: ProtocolVersion,
+    options: { tasks: boolean },
+  ): InitializeResult {
+    const capabilities: ServerCapabilities = options.tasks
+      ? { ...this.capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+      : this.capabilities;
     return initializeResultFor(version, {
       serverInfo: this.serverInfo,
-      capabilities: this.capabilities,
+      capabilities,
       instructions: this.options.instructions,
     });
   }

@@ -31,6 +31,9 @@ import {
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 import { callTool, type CallDependencies } from './callTool.js';
+import { serveTaskMethod } from './taskMethods.js';
+import { ownerOf, type TaskRuntime } from './taskRuntime.js';
+import type { Task } from '../tasks/taskTypes.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 
 /** What a session needs from its server. */
@@ -38,7 +41,9 @@ export interface SessionHost {
   readonly protocolVersions: readonly ProtocolVersion[];
   /** How many times the tool registry has changed so far. */
   changeCount(): number;
-  initializeResult(version: ProtocolVersion): InitializeResult;
+  initializeResult(version: ProtocolVersion, options: { tasks: boolean }): InitializeResult;
+  /** The task runtime, when the server runs task-augmented calls. */
+  readonly tasks: TaskRuntime | undefined;
   listTools(
     session: SessionPort,
     identity: Identity | undefined,
@@ -77,8 +82,10 @@ export class ServerSession implements SessionPort {
       identity?: Identity | undefined;
       sessionId?: string | undefined;
       assumeVersion?: ProtocolVersion | undefined;
+      transient?: boolean | undefined;
     } = {},
   ) {
+    this.transient = options.transient === true;
     this.id = options.sessionId ?? randomId();
     this.connectionIdentity = options.identity;
     if (options.assumeVersion !== undefined) {
@@ -119,6 +126,31 @@ export class ServerSession implements SessionPort {
   get info(): SessionInfo {
     if (!this.sessionInfo) throw new Error('The session is not initialized');
     return this.sessionInfo;
+  }
+
+  /** True when the session lives for one request only (stateless HTTP). */
+  readonly transient: boolean;
+
+  /**
+   * Whether tasks are offered to a caller: the server runs them, the revision has them, and the
+   * caller can be told apart (an identity, or a session that outlives the request).
+   */
+  private tasksFor(identity: Identity | undefined): boolean {
+    const version = this.sessionInfo?.protocolVersion;
+    return (
+      this.host.tasks !== undefined &&
+      version !== undefined &&
+      featuresOf(version).tasks &&
+      (identity !== undefined || !this.transient)
+    );
+  }
+
+  /** Sends `notifications/tasks/status` (optional in the spec; the requestor polls anyway). */
+  sendTaskStatus(task: Task): void {
+    if (this.state !== 'ready') return;
+    this.connection
+      .notify('notifications/tasks/status', task as unknown as JsonObject)
+      .catch(() => {});
   }
 
   /** True while requests are being handled (HTTP shutdown waits; idle reaping skips it). */
@@ -180,13 +212,14 @@ export class ServerSession implements SessionPort {
   }
 
   /** Sends a progress notification for a request the client is waiting on. */
-  sendProgress(params: ProgressParams, relatedRequestId: RequestId): void {
+  sendProgress(params: ProgressParams, relatedRequestId: RequestId | undefined): void {
     const withMessage =
       this.sessionInfo !== undefined &&
       featuresOf(this.sessionInfo.protocolVersion).progressMessage;
     const { message, ...rest } = params;
     const sent: JsonObject = withMessage && message !== undefined ? { ...rest, message } : rest;
-    this.connection.notify('notifications/progress', sent, { relatedRequestId }).catch(() => {});
+    const options = relatedRequestId === undefined ? {} : { relatedRequestId };
+    this.connection.notify('notifications/progress', sent, options).catch(() => {});
   }
 
   /** Sends a request to the client. */
@@ -227,6 +260,21 @@ export class ServerSession implements SessionPort {
           incoming: context,
           identity,
         }) as unknown as JsonObject | Promise<JsonObject>;
+      case 'tasks/get':
+      case 'tasks/result':
+      case 'tasks/list':
+      case 'tasks/cancel': {
+        const runtime = this.host.tasks;
+        if (!runtime || !this.tasksFor(identity))
+          throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+        return serveTaskMethod(runtime, {
+          method,
+          params: request.params,
+          owner: ownerOf(this.id, identity),
+          sessionId: this.id,
+          incoming: context,
+        });
+      }
       case 'logging/setLevel':
         this.logThreshold = LOGGING_LEVELS.indexOf(parseLoggingLevel(request.params));
         return {};
@@ -258,7 +306,9 @@ export class ServerSession implements SessionPort {
     };
     this.state = 'ready';
     this.knownChanges = this.host.changeCount();
-    return this.host.initializeResult(version) as unknown as JsonObject;
+    return this.host.initializeResult(version, {
+      tasks: this.tasksFor(this.connectionIdentity),
+    }) as unknown as JsonObject;
   }
 
   private handleNotification(notification: JsonRpcNotification): void {

@@ -4,6 +4,8 @@
  */
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import { LocalError } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../jsonrpc/guards.js';
+import { RELATED_TASK, type Task } from '../tasks/taskTypes.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, ProgressToken, RequestId } from '../jsonrpc/types.js';
@@ -17,6 +19,7 @@ import {
   type Implementation,
   type ListRootsResult,
   type LoggingLevel,
+  type LoggingMessageParams,
   type Meta,
   type ProgressParams,
 } from '../protocol/types.js';
@@ -81,17 +84,29 @@ export interface ToolContext {
 export interface SessionPort {
   readonly info: SessionInfo;
   readonly identity: Identity | undefined;
-  log(
-    message: { level: LoggingLevel; logger?: string; data: unknown },
-    relatedRequestId?: RequestId,
-  ): void;
-  sendProgress(params: ProgressParams, relatedRequestId: RequestId): void;
+  log(message: LoggingMessageParams, relatedRequestId?: RequestId): void;
+  sendProgress(params: ProgressParams, relatedRequestId: RequestId | undefined): void;
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
   closeStream(requestId: RequestId): void;
+  /** Sends `notifications/tasks/status`. */
+  sendTaskStatus(task: Task): void;
+  /** True when the session lives for one request only (stateless HTTP): its callers cannot be told apart. */
+  readonly transient: boolean;
+}
+
+/** How a call running as a task reaches its client (see server/taskRuntime.ts). */
+export interface TaskBinding {
+  readonly taskId: string;
+  /** The stream task messages go on now: a waiting `tasks/result`, if any (else the session's). */
+  route(): RequestId | undefined;
+  /** The handler started (true) or stopped (false) waiting on the client: `input_required`. */
+  inputRequired(waiting: boolean): void;
 }
 
 /** What {@link CallContext} is built from. */
 export interface CallContextOptions {
+  /** Set when the call runs as a task. */
+  task?: TaskBinding;
   session: SessionPort;
   requestId: RequestId;
   toolName: string;
@@ -115,6 +130,7 @@ export class CallContext implements ToolContext {
   private readonly incoming: { readonly cancellation: Cancellation };
   private readonly progressToken: ProgressToken | undefined;
   private lastProgress = -Infinity;
+  private readonly task: TaskBinding | undefined;
   private active = true;
   private logger: ToolLogger | undefined;
 
@@ -126,6 +142,7 @@ export class CallContext implements ToolContext {
     this.meta = options.meta;
     this.identity = options.identity;
     this.incoming = options.incoming;
+    this.task = options.task;
     const token = options.meta?.['progressToken'];
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
   }
@@ -140,10 +157,10 @@ export class CallContext implements ToolContext {
       for (const level of LOGGING_LEVELS) {
         logger[level] = (data, name) => {
           if (!this.active) return;
-          this.port.log(
-            name === undefined ? { level, data } : { level, logger: name, data },
-            this.requestId,
-          );
+          const message: LoggingMessageParams =
+            name === undefined ? { level, data } : { level, logger: name, data };
+          if (this.task) message._meta = this.relatedTask();
+          this.port.log(message, this.task ? this.task.route() : this.requestId);
         };
       }
       this.logger = logger;
@@ -152,7 +169,12 @@ export class CallContext implements ToolContext {
   }
 
   closeStream(): void {
-    if (this.active) this.port.closeStream(this.requestId);
+    // A task's call has no stream of its own: its messages follow tasks/result or the GET stream.
+    if (this.active && !this.task) this.port.closeStream(this.requestId);
+  }
+
+  private relatedTask(): Meta {
+    return { [RELATED_TASK]: { taskId: (this.task as TaskBinding).taskId } };
   }
 
   /** Ends the call: later progress and log calls do nothing. */
@@ -166,7 +188,8 @@ export class CallContext implements ToolContext {
     const params: ProgressParams = { progressToken: this.progressToken, progress };
     if (details?.total !== undefined) params.total = details.total;
     if (details?.message !== undefined) params.message = details.message;
-    this.port.sendProgress(params, this.requestId);
+    if (this.task) params._meta = this.relatedTask();
+    this.port.sendProgress(params, this.task ? this.task.route() : this.requestId);
   }
 
   async sample(
@@ -233,14 +256,32 @@ export class CallContext implements ToolContext {
     return (await this.ask('roots/list', {}, options)) as unknown as ListRootsResult;
   }
 
-  private ask(
+  private async ask(
     method: string,
     params: JsonObject,
     options: ClientRequestOptions | undefined,
   ): Promise<JsonObject> {
     const signal = options?.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal;
-    const request: RequestOptions = { signal, relatedRequestId: this.requestId };
+    const task = this.task;
+    const request: RequestOptions = { signal };
     if (options?.timeoutMs !== undefined) request.timeoutMs = options.timeoutMs;
-    return this.port.requestClient(method, params, request);
+    if (!task) {
+      request.relatedRequestId = this.requestId;
+      return this.port.requestClient(method, params, request);
+    }
+    // A task's request to the client carries the related-task _meta and puts it in input_required.
+    const route = task.route();
+    if (route !== undefined) request.relatedRequestId = route;
+    const meta = isPlainObject(params['_meta']) ? params['_meta'] : {};
+    task.inputRequired(true);
+    try {
+      return await this.port.requestClient(
+        method,
+        { ...params, _meta: { ...meta, ...this.relatedTask() } },
+        request,
+      );
+    } finally {
+      task.inputRequired(false);
+    }
   }
 }

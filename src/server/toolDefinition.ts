@@ -51,6 +51,11 @@ export interface ToolConfig<
   structuredText?: boolean;
   /** Calls allowed per principal on this tool; `false` exempts it from the server's default. */
   rateLimit?: RateLimitRule | false;
+  /**
+   * For a call run as a task: text the host may give the model at once while the task runs
+   * (the `io.modelcontextprotocol/model-immediate-response` _meta of the CreateTaskResult).
+   */
+  immediateResponse?: string;
 }
 
 /** What a handler may return for a tool with an output schema of type `T`. */
@@ -98,6 +103,7 @@ export interface ToolEntry {
   timeoutMs: number | undefined;
   structuredText: boolean | undefined;
   rateLimit: RateLimitRule | false | undefined;
+  immediateResponse: string | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<ProtocolVersion, Tool>;
 }
@@ -192,6 +198,7 @@ export function compileTool(
     timeoutMs: config.timeoutMs,
     structuredText: config.structuredText,
     rateLimit: config.rateLimit,
+    immediateResponse: config.immediateResponse,
     projections: new Map(),
   };
 }

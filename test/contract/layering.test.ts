@@ -30,12 +30,14 @@ function layerOf(path: string): string {
 const ALLOWED: Record<string, string[]> = {
   jsonrpc: ['jsonrpc'],
   protocol: ['jsonrpc', 'protocol'],
-  server: ['jsonrpc', 'protocol', 'server'],
-  client: ['jsonrpc', 'protocol', 'client'],
+  tasks: ['jsonrpc', 'protocol', 'tasks'],
+  server: ['jsonrpc', 'protocol', 'tasks', 'server'],
+  client: ['jsonrpc', 'protocol', 'tasks', 'client'],
   transports: ['jsonrpc', 'transports'],
+  stores: ['jsonrpc', 'tasks', 'transports', 'stores'],
   cli: ['cli', 'entry'],
 };
-const RUNTIME_NEUTRAL = new Set(['jsonrpc', 'protocol', 'server', 'client']);
+const RUNTIME_NEUTRAL = new Set(['jsonrpc', 'protocol', 'tasks', 'server', 'client']);
 
 describe('layering', () => {
   const files = sources(SRC);

@@ -56,6 +56,39 @@ type Node = Record<string, unknown>;
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ??
   addFormatsImport) as (ajv: Ajv) => void;
 
+/**
+ * Replaces a definition made of `allOf` object members (GetTaskResult = Result + Task...) with one
+ * object holding all their properties, so closing it does not reject one member's fields for the
+ * other's sake.
+ */
+function mergeAllOf(defs: Node): void {
+  const resolve = (member: unknown): Node | undefined => {
+    const m = member as Node;
+    const ref = typeof m['$ref'] === 'string' ? (m['$ref']).split('/').pop() : undefined;
+    const target = ref !== undefined ? (defs[ref] as Node | undefined) : m;
+    if (target && Array.isArray(target['allOf'])) return undefined; // nested compositions stay as they are
+    return target;
+  };
+  for (const [name, def] of Object.entries(defs)) {
+    const d = def as Node;
+    if (!Array.isArray(d['allOf'])) continue;
+    const members = (d['allOf'] as unknown[]).map(resolve);
+    if (members.some((m) => !m || typeof m['properties'] !== 'object')) continue;
+    const properties: Node = {};
+    const required = new Set<string>();
+    for (const m of members as Node[]) {
+      Object.assign(properties, structuredClone(m['properties']));
+      for (const r of (m['required'] as string[] | undefined) ?? []) required.add(r);
+    }
+    defs[name] = {
+      type: 'object',
+      properties,
+      required: [...required],
+      ...(d['description'] ? { description: d['description'] } : {}),
+    };
+  }
+}
+
 function strictify(node: unknown): void {
   if (typeof node !== 'object' || node === null) return;
   if (Array.isArray(node)) {
@@ -99,7 +132,10 @@ function revision(version: ProtocolVersion, strict: boolean): RevisionSchemas {
   const schema = JSON.parse(
     readFileSync(`${SPEC_DIR}schema/${version}/schema.json`, 'utf8'),
   ) as Node;
-  if (strict) strictify(schema);
+  if (strict) {
+    mergeAllOf((schema['$defs'] ?? schema['definitions']) as Node);
+    strictify(schema);
+  }
   const is2020 = String(schema['$schema']).includes('2020-12');
   const ajv = is2020
     ? new Ajv2020({ strict: false, allErrors: true })
@@ -147,6 +183,11 @@ const RESULT_OF: Record<string, string> = {
   'sampling/createMessage': 'CreateMessageResult',
   'elicitation/create': 'ElicitResult',
   'roots/list': 'ListRootsResult',
+  'tasks/get': 'GetTaskResult',
+  'tasks/list': 'ListTasksResult',
+  'tasks/cancel': 'CancelTaskResult',
+  // toolwire runs only tools/call as tasks, so a task's payload is a CallToolResult.
+  'tasks/result': 'CallToolResult',
 };
 
 const REQUEST_OF: Record<string, string> = {
@@ -158,6 +199,10 @@ const REQUEST_OF: Record<string, string> = {
   'sampling/createMessage': 'CreateMessageRequest',
   'elicitation/create': 'ElicitRequest',
   'roots/list': 'ListRootsRequest',
+  'tasks/get': 'GetTaskRequest',
+  'tasks/result': 'GetTaskPayloadRequest',
+  'tasks/list': 'ListTasksRequest',
+  'tasks/cancel': 'CancelTaskRequest',
 };
 
 const NOTIFICATION_OF: Record<string, string> = {
@@ -167,6 +212,7 @@ const NOTIFICATION_OF: Record<string, string> = {
   'notifications/cancelled': 'CancelledNotification',
   'notifications/tools/list_changed': 'ToolListChangedNotification',
   'notifications/roots/list_changed': 'RootsListChangedNotification',
+  'notifications/tasks/status': 'TaskStatusNotification',
 };
 
 /**
@@ -206,7 +252,13 @@ export function validateMessage(
       false,
     );
     const method = methodOf(m['id'] as string | number);
-    const def = method ? RESULT_OF[method] : undefined;
+    // A task-augmented tools/call is answered with a CreateTaskResult (the unions of the schema omit it).
+    const isCreateTask =
+      method === 'tools/call' &&
+      typeof m['result'] === 'object' &&
+      m['result'] !== null &&
+      'task' in m['result'];
+    const def = isCreateTask ? 'CreateTaskResult' : method ? RESULT_OF[method] : undefined;
     if (!def) return [...envelope, `response to an unknown request ${String(m['id'])}`];
     return [...envelope, ...validateDefinition(version, def, m['result'])];
   }

@@ -16,7 +16,7 @@ export interface SessionHandle {
 /** Starts the server side of a session on a transport (wired by the `toolwire/http` entry). */
 export type ConnectSession = (
   transport: Transport,
-  options: { sessionId?: string; identity?: Identity; assumeVersion?: string },
+  options: { sessionId?: string; identity?: Identity; assumeVersion?: string; transient?: boolean },
 ) => Promise<SessionHandle>;
 
 /** A session as the registry keeps it. */

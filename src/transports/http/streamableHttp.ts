@@ -278,6 +278,7 @@ export class StreamableHttpHandler {
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(identity ? { identity } : {}),
       ...(assumeVersion !== undefined ? { assumeVersion } : {}),
+      ...(stateless ? { transient: true } : {}),
     });
     if (sessionId !== undefined) {
       this.registry.add(sessionId, {

@@ -1,0 +1,163 @@
+/**
+ * @module The `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` methods. Every lookup
+ * is bound to the caller: a task of someone else is "not found", exactly like a missing one.
+ */
+import type { IncomingRequestContext } from '../jsonrpc/connection.js';
+import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { parseCursor } from '../protocol/params.js';
+import type { TaskStore } from '../tasks/taskStore.js';
+import { isTerminal, RELATED_TASK, taskOf, type TaskRecord } from '../tasks/taskTypes.js';
+import { resultOf, type TaskRuntime } from './taskRuntime.js';
+
+/** The task methods a session serves. */
+export const TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
+
+function taskIdOf(params: JsonObject | undefined): string {
+  const taskId = params?.['taskId'];
+  if (typeof taskId !== 'string' || taskId === '')
+    throw new RpcError(ErrorCode.InvalidParams, '"taskId" must be a non-empty string');
+  return taskId;
+}
+
+function unknownTask(taskId: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Unknown task: ${taskId.slice(0, 100)}`);
+}
+
+/** Waits until a task is terminal (or gone, or the request is cancelled); re-checks periodically. */
+function waitTerminal(
+  store: TaskStore,
+  lookup: { taskId: string; owner: string },
+  incoming: IncomingRequestContext,
+): Promise<TaskRecord> {
+  return new Promise<TaskRecord>((resolve, reject) => {
+    let done = false;
+    let unsubscribe: () => void = () => {};
+    const finish = (outcome: () => void): void => {
+      if (done) return;
+      done = true;
+      clearInterval(recheck);
+      unsubscribe();
+      outcome();
+    };
+    const check = (): void => {
+      store.get(lookup).then(
+        (record) => {
+          if (!record)
+            finish(() =>
+              reject(
+                new RpcError(
+                  ErrorCode.InvalidParams,
+                  `Task ${lookup.taskId} expired before it finished`,
+                ),
+              ),
+            );
+          else if (isTerminal(record.status)) finish(() => resolve(record));
+        },
+        (error: unknown) =>
+          finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
+      );
+    };
+    // Events are the fast path; the periodic check catches expiry and anything missed.
+    const recheck = setInterval(check, 2000);
+    (recheck as { unref?: () => void }).unref?.();
+    incoming.cancellation.onCancel((reason) =>
+      finish(() =>
+        reject(
+          reason instanceof Error
+            ? reason
+            : new LocalError('aborted', 'tasks/result was cancelled'),
+        ),
+      ),
+    );
+    store
+      .subscribe(lookup.taskId, (event) => {
+        if (isTerminal(event.status)) check();
+      })
+      .then(
+        (stop) => {
+          if (done) stop();
+          else unsubscribe = stop;
+          check(); // a change between the first read and the subscription is not missed
+        },
+        (error: unknown) =>
+          finish(() => reject(error instanceof Error ? error : new Error(String(error)))),
+      );
+  });
+}
+
+/** Serves one task method for `owner`. */
+export async function serveTaskMethod(
+  runtime: TaskRuntime,
+  call: {
+    method: string;
+    params: JsonObject | undefined;
+    owner: string;
+    sessionId: string;
+    incoming: IncomingRequestContext;
+  },
+): Promise<JsonObject> {
+  const { store } = runtime;
+  const { owner } = call;
+  switch (call.method) {
+    case 'tasks/get': {
+      const taskId = taskIdOf(call.params);
+      const record = await store.get({ taskId, owner });
+      if (!record) throw unknownTask(taskId);
+      return taskOf(record) as unknown as JsonObject;
+    }
+    case 'tasks/list': {
+      const cursor = parseCursor(call.params);
+      let page;
+      try {
+        page = await store.list({
+          owner,
+          limit: runtime.pageSize,
+          ...(cursor !== undefined ? { cursor } : {}),
+        });
+      } catch (error) {
+        if (error instanceof RangeError)
+          throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+        throw error;
+      }
+      return {
+        tasks: page.tasks.map(taskOf),
+        ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
+      };
+    }
+    case 'tasks/cancel': {
+      const taskId = taskIdOf(call.params);
+      const result = await store.transition({
+        taskId,
+        owner,
+        to: 'cancelled',
+        statusMessage: 'The task was cancelled by request.',
+      });
+      if (!result.ok && result.reason === 'not-found') throw unknownTask(taskId);
+      if (!result.ok)
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Task ${taskId} is already ${result.task.status} and cannot be cancelled`,
+        );
+      runtime.abortLocal(taskId);
+      return taskOf(result.task) as unknown as JsonObject;
+    }
+    case 'tasks/result': {
+      const taskId = taskIdOf(call.params);
+      let record = await store.get({ taskId, owner });
+      if (!record) throw unknownTask(taskId);
+      if (!isTerminal(record.status)) {
+        // Messages the task sends meanwhile (elicitation...) go on this request's stream.
+        const stop = runtime.await(taskId, call.sessionId, call.incoming.id);
+        try {
+          record = await waitTerminal(store, { taskId, owner }, call.incoming);
+        } finally {
+          stop();
+        }
+      }
+      return resultOf(record, { [RELATED_TASK]: { taskId } });
+    }
+    default:
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`);
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * @module Running tool calls as tasks (MCP 2025-11-25): a task-augmented `tools/call` is answered
+ * at once with a CreateTaskResult while the tool runs detached from the request; its outcome is
+ * stored for `tasks/result`. The runner holds a lease it renews, so the tasks of a process that
+ * dies are failed by any other; a cancel seen through the store (from any process) aborts the run.
+ */
+import { Cancellation } from '../jsonrpc/cancellation.js';
+import { ErrorCode, LocalError, RpcError, toRpcError } from '../jsonrpc/errors.js';
+import type { Identity } from '../jsonrpc/transport.js';
+import type { JsonObject, RequestId } from '../jsonrpc/types.js';
+import { MemoryTaskStore } from '../tasks/memoryTaskStore.js';
+import type { TaskStore } from '../tasks/taskStore.js';
+import {
+  isTerminal,
+  MODEL_IMMEDIATE_RESPONSE,
+  taskOf,
+  type Task,
+  type TaskOutcome,
+  type TaskRecord,
+} from '../tasks/taskTypes.js';
+import type { TaskBinding } from './toolContext.js';
+
+/** Task settings of a server. */
+export interface TaskOptions {
+  /** Where tasks live. Default: in memory. */
+  store?: TaskStore;
+  /** TTL when the client asks for none. Default 10 min. */
+  defaultTtlMs?: number;
+  /** The most TTL a client gets, whatever it asks. Default 1 hour. */
+  maxTtlMs?: number;
+  /** The polling interval suggested to clients. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** A runner's lease; renewed every third of it. Default 30 s. */
+  leaseMs?: number;
+  /** Tasks per `tasks/list` page. Default 100. */
+  pageSize?: number;
+  /** Send `notifications/tasks/status` on status changes. Default true. */
+  statusNotifications?: boolean;
+}
+
+/** What the runtime needs from the session a task was created on. */
+export interface TaskSessionPort {
+  readonly id: string;
+  sendTaskStatus(task: Task): void;
+}
+
+/** One task being run by this process. */
+interface Running {
+  readonly cancellation: Cancellation;
+  readonly session: TaskSessionPort;
+  /** tasks/result requests of the creating session waiting on this task (newest last). */
+  readonly waiting: RequestId[];
+}
+
+function randomRunnerId(): string {
+  return `runner-${crypto.randomUUID()}`;
+}
+
+/** The owner of tasks created by a caller: the principal, or the session when there is none. */
+export function ownerOf(sessionId: string, identity: Identity | undefined): string {
+  return identity ? `principal:${identity.id}` : `session:${sessionId}`;
+}
+
+/** Turns a stored outcome into what `tasks/result` answers (a result, or a thrown RpcError). */
+export function resultOf(record: TaskRecord, relatedTask: JsonObject): JsonObject {
+  const outcome = record.outcome;
+  if (!outcome) {
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Task ${record.taskId} was ${record.status} and has no result`,
+    );
+  }
+  if (outcome.kind === 'error') throw RpcError.fromWire(outcome.error);
+  const meta = (outcome.result['_meta'] as JsonObject | undefined) ?? {};
+  return { ...outcome.result, _meta: { ...meta, ...relatedTask } };
+}
+
+/** The server's task runtime. */
+export class TaskRuntime {
+  readonly store: TaskStore;
+  readonly runnerId = randomRunnerId();
+  readonly pollIntervalMs: number;
+  readonly pageSize: number;
+  private readonly running = new Map<string, Running>();
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly options: TaskOptions,
+    private readonly report: (error: unknown, what: string) => void,
+  ) {
+    this.store = options.store ?? new MemoryTaskStore();
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.pageSize = options.pageSize ?? 100;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.heartbeat = setInterval(
+      () => void this.beat(),
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
+    (this.heartbeat as { unref?: () => void }).unref?.();
+  }
+
+  /** The TTL a task gets: the requested one capped, or the default. */
+  ttlFor(requested: number | undefined): number {
+    const max = this.options.maxTtlMs ?? 3_600_000;
+    return Math.min(requested ?? this.options.defaultTtlMs ?? 600_000, max);
+  }
+
+  /**
+   * Creates a task and starts `run` in the background. Throws -32603 when the task cannot be
+   * stored (no task id is handed out then).
+   */
+  async start(options: {
+    owner: string;
+    session: TaskSessionPort;
+    ttl: number | undefined;
+    immediateResponse: string | undefined;
+    run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
+  }): Promise<JsonObject> {
+    let record: TaskRecord;
+    try {
+      record = await this.store.create({
+        owner: options.owner,
+        method: 'tools/call',
+        ttl: this.ttlFor(options.ttl),
+        pollInterval: this.pollIntervalMs,
+        runner: this.runnerId,
+        leaseMs: this.leaseMs,
+      });
+    } catch (error) {
+      this.report(error, 'task store');
+      throw new RpcError(
+        ErrorCode.InternalError,
+        'The task could not be stored, so it was not created; try again later',
+      );
+    }
+    void this.runInBackground(record, options);
+    const result: JsonObject = { task: taskOf(record) };
+    if (options.immediateResponse !== undefined)
+      result['_meta'] = { [MODEL_IMMEDIATE_RESPONSE]: options.immediateResponse };
+    return result;
+  }
+
+  /** Registers a tasks/result request waiting on a task run here; returns the unregister. */
+  await(taskId: string, sessionId: string, requestId: RequestId): () => void {
+    const running = this.running.get(taskId);
+    if (!running || running.session.id !== sessionId) return () => {};
+    running.waiting.push(requestId);
+    return () => {
+      const i = running.waiting.lastIndexOf(requestId);
+      if (i >= 0) running.waiting.splice(i, 1);
+    };
+  }
+
+  /** Aborts the run of a task in this process (its status is already cancelled in the store). */
+  abortLocal(taskId: string): void {
+    this.running
+      .get(taskId)
+      ?.cancellation.cancel(new LocalError('aborted', 'The task was cancelled'));
+  }
+
+  /** Stops the heartbeat; tasks still running here will be failed by another process's lease check. */
+  close(): void {
+    clearInterval(this.heartbeat);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.store.heartbeat({ runner: this.runnerId, leaseMs: this.leaseMs });
+      await this.store.failExpiredLeases({
+        statusMessage: 'The server running this task stopped before it finished',
+      });
+    } catch (error) {
+      this.report(error, 'task lease');
+    }
+  }
+
+  private async runInBackground(
+    record: TaskRecord,
+    options: {
+      session: TaskSessionPort;
+      run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
+    },
+  ): Promise<void> {
+    const taskId = record.taskId;
+    const cancellation = new Cancellation();
+    const running: Running = { cancellation, session: options.session, waiting: [] };
+    this.running.set(taskId, running);
+    let unsubscribe: () => void = () => {};
+    try {
+      unsubscribe = await this.store.subscribe(taskId, (event) => {
+        if (event.status === 'cancelled')
+          cancellation.cancel(new LocalError('aborted', 'The task was cancelled'));
+      });
+    } catch (error) {
+      this.report(error, 'task subscription');
+    }
+    let statusChain: Promise<void> = Promise.resolve();
+    let waits = 0;
+    const move = (to: 'input_required' | 'working'): void => {
+      statusChain = statusChain.then(async () => {
+        const result = await this.store.transition({ taskId, to });
+        if (result.ok) this.notify(running, result.task);
+      });
+    };
+    const binding: TaskBinding = {
+      taskId,
+      route: () => running.waiting[running.waiting.length - 1],
+      inputRequired: (waiting) => {
+        waits += waiting ? 1 : -1;
+        if (waiting && waits === 1) move('input_required');
+        if (!waiting && waits === 0) move('working');
+      },
+    };
+    let outcome: TaskOutcome;
+    try {
+      const result = await options.run(binding, cancellation);
+      outcome = { kind: 'result', result };
+    } catch (error) {
+      const rpc = toRpcError(error);
+      if (!(error instanceof RpcError)) this.report(error, `task ${taskId}`);
+      outcome = { kind: 'error', error: rpc.toJSON() };
+    }
+    await statusChain.catch(() => {});
+    const failed = outcome.kind === 'error' || outcome.result['isError'] === true;
+    try {
+      const done = await this.store.transition({
+        taskId,
+        to: failed ? 'failed' : 'completed',
+        outcome,
+      });
+      // A task cancelled meanwhile stays cancelled: the transition is refused, nothing to do.
+      if (done.ok) this.notify(running, done.task);
+    } catch (error) {
+      this.report(error, `storing the outcome of task ${taskId}`);
+    } finally {
+      this.running.delete(taskId);
+      unsubscribe();
+    }
+  }
+
+  private notify(running: Running, record: TaskRecord): void {
+    if (this.options.statusNotifications === false) return;
+    running.session.sendTaskStatus(taskOf(record));
+  }
+
+  /** True when a task is still running in this process. */
+  isRunningHere(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  /** For tasks/result: true once the record says the task is over. */
+  static finished(record: TaskRecord): boolean {
+    return isTerminal(record.status);
+  }
+}
