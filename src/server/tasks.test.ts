@@ -57,8 +57,7 @@ function taskServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
 type Raw = {
   request: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
 };
-const raw = (c: { client: unknown }): Raw =>
-  (c.client as { connection: Raw }).connection;
+const raw = (c: { client: unknown }): Raw => (c.client as { connection: Raw }).connection;
 
 describe('tasks: capabilities and tool-level negotiation', () => {
   it('declares the tasks capability on 2025-11-25 only, and ignores params.task on older revisions', async () => {

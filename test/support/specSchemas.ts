@@ -64,7 +64,7 @@ const addFormats = ((addFormatsImport as unknown as { default?: unknown }).defau
 function mergeAllOf(defs: Node): void {
   const resolve = (member: unknown): Node | undefined => {
     const m = member as Node;
-    const ref = typeof m['$ref'] === 'string' ? (m['$ref']).split('/').pop() : undefined;
+    const ref = typeof m['$ref'] === 'string' ? m['$ref'].split('/').pop() : undefined;
     const target = ref !== undefined ? (defs[ref] as Node | undefined) : m;
     if (target && Array.isArray(target['allOf'])) return undefined; // nested compositions stay as they are
     return target;
