@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prepare } from './prepare.mjs';
+import { ensureRedisServer } from './redisServer.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
@@ -12,6 +13,9 @@ const step = (label, file, args) => {
 
 try {
   prepare();
+  // Installed once up front: test files run in parallel and apt-get takes a lock.
+  console.error(`[test] redis-server: ${ensureRedisServer()}`);
+
   step('type-check (all code, and the runtime-neutral core without Node types)', bin('tsc'), [
     '-p',
     'tsconfig.json',

@@ -30,6 +30,8 @@ export function createHttpHandler(
           ? { assumeVersion: o.assumeVersion as ProtocolVersion }
           : {}),
         ...(o.transient !== undefined ? { transient: o.transient } : {}),
+        ...(o.restore !== undefined ? { restore: o.restore } : {}),
+        ...(o.persist !== undefined ? { persist: o.persist } : {}),
       }),
   });
 }
@@ -37,6 +39,16 @@ export function createHttpHandler(
 export { StreamableHttpHandler } from './transports/http/streamableHttp.js';
 export type { StreamableHttpOptions } from './transports/http/streamableHttp.js';
 export type { ConnectSession, SessionHandle } from './transports/http/sessionRegistry.js';
+export type {
+  ClusterBus,
+  ClusterMessage,
+  FollowedReplay,
+  HttpCluster,
+  SessionDirectory,
+  SessionRecord,
+  SharedEventStore,
+} from './transports/http/cluster.js';
+export { MemoryClusterHub, MemorySessionDirectory } from './transports/http/memoryCluster.js';
 export type { LegacySseOptions } from './transports/http/legacySse.js';
 export type { OriginPolicy } from './transports/http/requestGuards.js';
 export { MemoryEventStore, parseEventId } from './transports/http/eventStore.js';

@@ -163,7 +163,8 @@ export class Connection {
         }),
       );
     }
-    const id = this.nextId++;
+    const prefix = this.transport.requestIdPrefix;
+    const id: RequestId = prefix === undefined ? this.nextId++ : `${prefix}${this.nextId++}`;
     let sentParams = params;
     if (options.onprogress) {
       const meta = isPlainObject(params?.['_meta']) ? params['_meta'] : {};

@@ -66,6 +66,12 @@ export interface Transport {
    * streams leave it out.
    */
   closeStream?(requestId: RequestId): void;
+  /**
+   * When set, the ids of requests sent on this transport are strings with this prefix. Several
+   * server instances sharing one session (Streamable HTTP behind a load balancer) name
+   * themselves in their ids, so a client's response reaching another instance is routed back.
+   */
+  readonly requestIdPrefix?: string;
   /** Told the negotiated revision once initialization is done (HTTP sends it as a header). */
   setProtocolVersion?(version: string): void;
 }

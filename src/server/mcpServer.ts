@@ -3,6 +3,8 @@
  * its own transport and protocol revision.
  */
 import type { Identity, Transport } from '../jsonrpc/transport.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { PersistSessionState } from './sessionState.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { CallDependencies } from './callTool.js';
 import { RateLimiter, type RateLimitRule } from './rateLimiter.js';
@@ -86,6 +88,13 @@ export interface ConnectOptions {
   assumeVersion?: ProtocolVersion;
   /** The session lives for one request (stateless HTTP): without an identity, tasks are not offered. */
   transient?: boolean;
+  /**
+   * Start from a state another instance negotiated (see {@link ServerSession.snapshot}); throws
+   * when it cannot be restored.
+   */
+  restore?: JsonObject;
+  /** Called with the session's state whenever it changes; requests that change it wait for it. */
+  persist?: PersistSessionState;
 }
 
 function defaultReport(error: unknown, what: string): void {

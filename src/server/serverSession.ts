@@ -34,6 +34,12 @@ import { callTool, type CallDependencies } from './callTool.js';
 import { serveTaskMethod } from './taskMethods.js';
 import { ownerOf, type TaskRuntime } from './taskRuntime.js';
 import type { Task } from '../tasks/taskTypes.js';
+import {
+  restoreState,
+  snapshotOf,
+  type PersistSessionState,
+  type SessionState,
+} from './sessionState.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 
 /** What a session needs from its server. */
@@ -83,11 +89,20 @@ export class ServerSession implements SessionPort {
       sessionId?: string | undefined;
       assumeVersion?: ProtocolVersion | undefined;
       transient?: boolean | undefined;
+      restore?: JsonObject | undefined;
+      persist?: PersistSessionState | undefined;
     } = {},
   ) {
     this.transient = options.transient === true;
     this.id = options.sessionId ?? randomId();
     this.connectionIdentity = options.identity;
+    this.persist = options.persist;
+    if (options.restore !== undefined) {
+      // Another instance negotiated this session (HTTP behind a load balancer): pick it up.
+      const restored = restoreState(options.restore, host.protocolVersions);
+      if (!restored) throw new Error('The stored session state cannot be restored');
+      this.adopt(restored);
+    }
     if (options.assumeVersion !== undefined) {
       // Stateless HTTP: each request arrives on a fresh session that never saw initialize.
       this.sessionInfo = {
@@ -130,6 +145,50 @@ export class ServerSession implements SessionPort {
 
   /** True when the session lives for one request only (stateless HTTP). */
   readonly transient: boolean;
+
+  private readonly persist: PersistSessionState | undefined;
+
+  /** Takes over a state negotiated elsewhere. */
+  private adopt(state: SessionState): void {
+    this.sessionInfo = { id: this.id, ...state.info };
+    this.logThreshold = state.logLevel === undefined ? 0 : LOGGING_LEVELS.indexOf(state.logLevel);
+    this.state = 'ready';
+    this.initializedNotified = true;
+    this.knownChanges = this.host.changeCount();
+  }
+
+  /** The negotiated state as a snapshot (undefined before initialize). */
+  snapshot(): JsonObject | undefined {
+    if (!this.sessionInfo) return undefined;
+    const { id: _id, ...info } = this.sessionInfo;
+    return snapshotOf({
+      info,
+      logLevel: this.logThreshold === 0 ? undefined : LOGGING_LEVELS[this.logThreshold],
+    });
+  }
+
+  /** Applies a state another instance saved for this session (its log level may have changed). */
+  applyState(snapshot: JsonObject): void {
+    const restored = restoreState(snapshot, this.host.protocolVersions);
+    if (!restored || this.state !== 'ready') return;
+    this.logThreshold =
+      restored.logLevel === undefined ? 0 : LOGGING_LEVELS.indexOf(restored.logLevel);
+  }
+
+  /** Saves the state where other instances read it; a failure fails the request that changed it. */
+  private async saveState(): Promise<void> {
+    const snapshot = this.snapshot();
+    if (!this.persist || !snapshot) return;
+    try {
+      await this.persist(snapshot);
+    } catch (error) {
+      this.host.callDependencies.report(error, 'session store');
+      throw new RpcError(
+        ErrorCode.InternalError,
+        'The session could not be stored; try again later',
+      );
+    }
+  }
 
   /**
    * Whether tasks are offered to a caller: the server runs them, the revision has them, and the
@@ -275,15 +334,27 @@ export class ServerSession implements SessionPort {
           incoming: context,
         });
       }
-      case 'logging/setLevel':
+      case 'logging/setLevel': {
+        const previous = this.logThreshold;
         this.logThreshold = LOGGING_LEVELS.indexOf(parseLoggingLevel(request.params));
-        return {};
+        if (!this.persist) return {};
+        return this.saveState().then(
+          () => ({}),
+          (error: unknown) => {
+            this.logThreshold = previous;
+            throw error;
+          },
+        );
+      }
       default:
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 200)}`);
     }
   }
 
-  private initialize(request: JsonRpcRequest, context: IncomingRequestContext): JsonObject {
+  private initialize(
+    request: JsonRpcRequest,
+    context: IncomingRequestContext,
+  ): JsonObject | Promise<JsonObject> {
     if (context.inBatch)
       throw new RpcError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch');
     if (this.state !== 'awaiting-initialize') {
@@ -306,9 +377,19 @@ export class ServerSession implements SessionPort {
     };
     this.state = 'ready';
     this.knownChanges = this.host.changeCount();
-    return this.host.initializeResult(version, {
+    const result = this.host.initializeResult(version, {
       tasks: this.tasksFor(this.connectionIdentity),
     }) as unknown as JsonObject;
+    if (!this.persist) return result;
+    // Answered only once stored: the client's next request may reach another instance.
+    return this.saveState().then(
+      () => result,
+      (error: unknown) => {
+        this.sessionInfo = undefined;
+        this.state = 'awaiting-initialize';
+        throw error;
+      },
+    );
   }
 
   private handleNotification(notification: JsonRpcNotification): void {

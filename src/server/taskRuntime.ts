@@ -9,7 +9,7 @@ import { ErrorCode, LocalError, RpcError, toRpcError } from '../jsonrpc/errors.j
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import { MemoryTaskStore } from '../tasks/memoryTaskStore.js';
-import type { TaskStore } from '../tasks/taskStore.js';
+import type { TaskStore, TransitionResult } from '../tasks/taskStore.js';
 import {
   isTerminal,
   MODEL_IMMEDIATE_RESPONSE,
@@ -84,6 +84,7 @@ export class TaskRuntime {
   private readonly running = new Map<string, Running>();
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly leaseMs: number;
+  private closed = false;
 
   constructor(
     private readonly options: TaskOptions,
@@ -161,6 +162,7 @@ export class TaskRuntime {
 
   /** Stops the heartbeat; tasks still running here will be failed by another process's lease check. */
   close(): void {
+    this.closed = true;
     clearInterval(this.heartbeat);
   }
 
@@ -224,18 +226,37 @@ export class TaskRuntime {
     await statusChain.catch(() => {});
     const failed = outcome.kind === 'error' || outcome.result['isError'] === true;
     try {
-      const done = await this.store.transition({
-        taskId,
-        to: failed ? 'failed' : 'completed',
-        outcome,
-      });
+      const done = await this.storeOutcome(record, failed ? 'failed' : 'completed', outcome);
       // A task cancelled meanwhile stays cancelled: the transition is refused, nothing to do.
-      if (done.ok) this.notify(running, done.task);
-    } catch (error) {
-      this.report(error, `storing the outcome of task ${taskId}`);
+      if (done?.ok) this.notify(running, done.task);
     } finally {
       this.running.delete(taskId);
       unsubscribe();
+    }
+  }
+
+  /**
+   * Stores a finished task's outcome. The store may be briefly unreachable (a Redis restart):
+   * the outcome is kept and retried with a capped backoff while this process holds the task's
+   * lease, until it is stored, the task is gone or its TTL has passed; a result computed is
+   * not lost to a blip. Undefined when it could not be stored.
+   */
+  private async storeOutcome(
+    record: TaskRecord,
+    to: 'completed' | 'failed',
+    outcome: TaskOutcome,
+  ): Promise<TransitionResult | undefined> {
+    const giveUpAt =
+      record.ttl === null ? Number.POSITIVE_INFINITY : Date.parse(record.createdAt) + record.ttl;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.store.transition({ taskId: record.taskId, to, outcome });
+      } catch (error) {
+        if (attempt === 0) this.report(error, `storing the outcome of task ${record.taskId}`);
+        const delay = Math.min(100 * 2 ** Math.min(attempt, 5), 2000);
+        if (this.closed || Date.now() + delay >= giveUpAt) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 

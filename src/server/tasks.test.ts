@@ -287,6 +287,30 @@ describe('tasks: the task methods', () => {
     });
   });
 
+  it('keeps a finished result through a store outage and stores it once the store is back', async () => {
+    const store = new MemoryTaskStore();
+    let outage = true;
+    const flaky: TaskStore = Object.assign(Object.create(store) as TaskStore, {
+      transition: (options: Parameters<TaskStore['transition']>[0]) =>
+        outage && options.outcome
+          ? Promise.reject(new Error('store down'))
+          : store.transition(options),
+    });
+    const c = await connect(taskServer({ tasks: { store: flaky } }));
+    const created = (await raw(c).request('tools/call', {
+      name: 'flexible',
+      arguments: {},
+      task: {},
+    })) as { task: Task };
+    await sleep(250); // the run is over; storing its outcome failed and is being retried
+    expect((await c.client.getTask(created.task.taskId)).status).toBe('working');
+    outage = false;
+    expect(await c.client.taskResult(created.task.taskId)).toMatchObject({
+      content: [{ type: 'text', text: 'flexible done' }],
+    });
+    expect((await c.client.getTask(created.task.taskId)).status).toBe('completed');
+  });
+
   it('fails the tasks of a runner that stopped renewing its lease', async () => {
     const store = new MemoryTaskStore();
     const c = await connect(taskServer({ tasks: { store, leaseMs: 90 } }));

@@ -5,6 +5,7 @@
  * store (Redis) lets any instance resume any stream.
  */
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { SharedEventStore } from './cluster.js';
 
 /** One stored event. */
 export interface StoredEvent {
@@ -60,10 +61,20 @@ interface StreamRecord {
   sessionId: string;
   events: Array<StoredEvent & { seq: number }>;
   touchedAt: number;
+  ended: boolean;
+  followers: Set<Follower>;
 }
 
-/** The default event store: in memory, bounded per stream and by age. */
-export class MemoryEventStore implements EventStore {
+interface Follower {
+  onEvent: (event: StoredEvent) => void;
+  onEnd: () => void;
+}
+
+/**
+ * The default event store: in memory, bounded per stream and by age. It is also a shared store
+ * ({@link SharedEventStore}) for several handlers in one process (tests of multi-instance setups).
+ */
+export class MemoryEventStore implements SharedEventStore {
   private readonly streams = new Map<string, StreamRecord>();
   private readonly maxEvents: number;
   private readonly ttlMs: number;
@@ -86,12 +97,46 @@ export class MemoryEventStore implements EventStore {
     if (seq === undefined) throw new RangeError(`Malformed event id ${event.eventId}`);
     let record = this.streams.get(event.streamId);
     if (!record) {
-      record = { sessionId: event.sessionId, events: [], touchedAt: now };
+      record = this.newRecord(event.sessionId, now);
       this.streams.set(event.streamId, record);
     }
     record.events.push({ id: event.eventId, message: event.message, seq });
     if (record.events.length > this.maxEvents) record.events.shift();
     record.touchedAt = now;
+    for (const follower of [...record.followers])
+      follower.onEvent({ id: event.eventId, message: event.message });
+  }
+
+  async endStream(streamId: string): Promise<void> {
+    const record = this.streams.get(streamId);
+    if (!record || record.ended) return;
+    record.ended = true;
+    for (const follower of [...record.followers]) follower.onEnd();
+    record.followers.clear();
+  }
+
+  async follow(options: {
+    lastEventId: string;
+    onEvent: (event: StoredEvent) => void;
+    onEnd: () => void;
+  }): Promise<{ sessionId: string; stop: () => void } | undefined> {
+    const parsed = parseEventId(options.lastEventId);
+    const record = parsed && this.streams.get(parsed.streamId);
+    if (!parsed || !record) return undefined;
+    record.touchedAt = Date.now();
+    for (const e of record.events)
+      if (e.seq > parsed.seq) options.onEvent({ id: e.id, message: e.message });
+    if (record.ended) {
+      options.onEnd();
+      return { sessionId: record.sessionId, stop: () => {} };
+    }
+    const follower: Follower = { onEvent: options.onEvent, onEnd: options.onEnd };
+    record.followers.add(follower);
+    return { sessionId: record.sessionId, stop: () => record.followers.delete(follower) };
+  }
+
+  private newRecord(sessionId: string, now: number): StreamRecord {
+    return { sessionId, events: [], touchedAt: now, ended: false, followers: new Set() };
   }
 
   async replayAfter(lastEventId: string): Promise<Replay | undefined> {
@@ -107,12 +152,22 @@ export class MemoryEventStore implements EventStore {
   }
 
   async dropStream(streamId: string): Promise<void> {
+    const record = this.streams.get(streamId);
     this.streams.delete(streamId);
+    if (record) this.endFollowers(record);
   }
 
   async dropSession(sessionId: string): Promise<void> {
-    for (const [id, record] of this.streams)
-      if (record.sessionId === sessionId) this.streams.delete(id);
+    for (const [id, record] of this.streams) {
+      if (record.sessionId !== sessionId) continue;
+      this.streams.delete(id);
+      this.endFollowers(record);
+    }
+  }
+
+  private endFollowers(record: StreamRecord): void {
+    for (const follower of [...record.followers]) follower.onEnd();
+    record.followers.clear();
   }
 
   /** Number of streams held (for tests and metrics). */
@@ -123,7 +178,10 @@ export class MemoryEventStore implements EventStore {
   private sweep(now: number): void {
     if (now - this.lastSweep < Math.min(this.ttlMs, 30_000)) return;
     this.lastSweep = now;
-    for (const [id, record] of this.streams)
-      if (now - record.touchedAt > this.ttlMs) this.streams.delete(id);
+    for (const [id, record] of this.streams) {
+      if (now - record.touchedAt <= this.ttlMs) continue;
+      this.streams.delete(id);
+      this.endFollowers(record);
+    }
   }
 }

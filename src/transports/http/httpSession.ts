@@ -7,8 +7,10 @@
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
+import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
-import type { HttpReply } from './exchange.js';
+import { SseChannel, type HttpReply } from './exchange.js';
+import { formatSseEvent, SSE_HEADERS } from './sse.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -16,6 +18,34 @@ export function randomToken(bytes = 16): string {
   const buffer = new Uint8Array(bytes);
   crypto.getRandomValues(buffer);
   return Array.from(buffer, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The other instances serving this session (Streamable HTTP behind a load balancer), as the
+ * handler wires them: see cluster.ts.
+ */
+export interface SessionPeers {
+  readonly instanceId: string;
+  readonly events: SharedEventStore;
+  /** Hands a message this instance cannot deliver to the instances that may. */
+  forward(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void;
+  /** Tells the other instances that this one now holds the session's GET stream. */
+  claimListener(): void;
+}
+
+/**
+ * Notifications every instance sends on its own (each has its own tool registry, changed in step
+ * by the application): forwarding them too would deliver one per instance.
+ */
+const PER_INSTANCE = new Set([
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+]);
+
+/** Standalone (GET) stream ids end in `_g<n>`; POST stream ids never contain `_`. */
+function isStandaloneStream(streamId: string): boolean {
+  return /_g[0-9a-z]+$/.test(streamId);
 }
 
 /** Settings shared by every session of a handler. */
@@ -41,8 +71,19 @@ export class HttpSessionTransport implements Transport, StreamHost {
   lastActivity = Date.now();
   private readonly byRequest = new Map<RequestId, SseStream>();
   private readonly streams = new Map<string, SseStream>();
-  private readonly standalone: SseStream;
+  private standalone: SseStream;
+  /**
+   * Whether messages not tied to a request go to this instance's GET stream. Alone, always; in a
+   * cluster, from the moment a GET attaches here until one attaches elsewhere.
+   */
+  private holdsListener: boolean;
+  private readonly remoteResumes = new Set<() => void>();
+  /** The principal that created the session; only it may use it. */
+  readonly owner: string | undefined;
+  /** The other instances serving this session, when there are any. */
+  private readonly peers: SessionPeers | undefined;
   private closed = false;
+  private standaloneCount = 0;
   /** Stream ids: one random prefix per session, then a counter (unique, and cheap per POST). */
   private readonly streamPrefix = randomToken(8);
   private streamCount = 0;
@@ -51,18 +92,33 @@ export class HttpSessionTransport implements Transport, StreamHost {
     /** Undefined in stateless mode. */
     readonly sessionId: string | undefined,
     private readonly settings: SessionSettings,
-    /** The principal that created the session; only it may use it. */
-    readonly owner: string | undefined,
+    placement: {
+      /** The principal that created the session; only it may use it. */
+      owner: string | undefined;
+      /** The other instances serving this session, when there are any. */
+      peers?: SessionPeers | undefined;
+    } = { owner: undefined },
   ) {
+    this.owner = placement.owner;
+    this.peers = placement.peers;
     this.headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
-    this.standalone = new SseStream(this, {
-      id: this.nextStreamId(),
+    this.holdsListener = this.peers === undefined;
+    this.requestIdPrefix = this.peers === undefined ? undefined : `${this.peers.instanceId}.`;
+    this.standalone = this.newStandalone();
+  }
+
+  readonly requestIdPrefix: string | undefined;
+
+  private newStandalone(): SseStream {
+    const stream = new SseStream(this, {
+      id: `${this.streamPrefix}_g${(++this.standaloneCount).toString(36)}`,
       requests: [],
       mode: 'standalone',
       sseAfterMs: 0,
       batch: false,
     });
-    this.streams.set(this.standalone.id, this.standalone);
+    this.streams.set(stream.id, stream);
+    return stream;
   }
 
   get eventStore(): EventStore {
@@ -91,11 +147,44 @@ export class HttpSessionTransport implements Transport, StreamHost {
     if (this.closed) return;
     this.closed = true;
     for (const stream of this.streams.values()) stream.end();
+    for (const stop of this.remoteResumes) stop();
+    this.remoteResumes.clear();
     this.streams.clear();
     this.byRequest.clear();
-    if (this.sessionId !== undefined)
+    // In a cluster the session lives on elsewhere: only its end (DELETE, expiry) drops its events.
+    if (this.sessionId !== undefined && (!this.peers || this.sessionEnded))
       await this.settings.eventStore.dropSession(this.sessionId).catch(this.settings.report);
     this.onclose?.();
+  }
+
+  /** Set before close() when the session ends for every instance (not just this replica). */
+  sessionEnded = false;
+
+  /** A client message another instance received for this session (see cluster.ts). */
+  receiveFromPeer(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    this.lastActivity = Date.now();
+    this.onmessage?.(message, {});
+  }
+
+  /** A server message another instance could not deliver: delivered here if the stream is here. */
+  deliverFromPeer(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
+    if (this.closed) return;
+    if (relatedRequestId !== undefined) this.byRequest.get(relatedRequestId)?.deliver(message);
+    else if (this.holdsListener) this.standalone.deliver(message);
+  }
+
+  /**
+   * Another instance holds the GET stream now: end ours (followers of its events learn it
+   * ended) and keep a fresh one for a later GET here.
+   */
+  releaseListener(): void {
+    if (this.closed || !this.holdsListener || !this.peers) return;
+    this.holdsListener = false;
+    const previous = this.standalone;
+    this.streams.delete(previous.id);
+    previous.end();
+    this.standalone = this.newStandalone();
   }
 
   /** Ends the HTTP connection of a request's stream so the client polls (see SseStream). */
@@ -134,12 +223,71 @@ export class HttpSessionTransport implements Transport, StreamHost {
     this.lastActivity = Date.now();
     if (lastEventId === undefined) {
       if (this.standalone.connected) return 'conflict';
+      this.claimListener();
       return this.standalone.attach(undefined);
     }
     const streamId = lastEventId.slice(0, Math.max(0, lastEventId.lastIndexOf(':')));
     const stream = this.streams.get(streamId);
-    if (stream) return stream.attach(lastEventId);
+    if (stream) {
+      if (stream === this.standalone) this.claimListener();
+      return stream.attach(lastEventId);
+    }
+    if (this.peers) return this.resumeFromPeer(lastEventId, streamId, this.peers);
     return 'unknown-event';
+  }
+
+  private claimListener(): void {
+    if (!this.peers) return;
+    this.holdsListener = true;
+    this.peers.claimListener();
+  }
+
+  /**
+   * Resumes a stream another instance wrote: replays what the client missed from the shared
+   * event store, then follows what that instance appends until the stream ends. A GET stream is
+   * taken over: its instance ends it when told this one holds the GET stream now, and the
+   * connection continues on this instance's own GET stream.
+   */
+  private async resumeFromPeer(
+    lastEventId: string,
+    streamId: string,
+    peers: SessionPeers,
+  ): Promise<HttpReply | 'unknown-event'> {
+    const standalone = isStandaloneStream(streamId);
+
+    const channel = new SseChannel();
+    channel.write(formatSseEvent({ id: lastEventId, retry: this.retryMs, data: '' }));
+    let stop: () => void = () => {};
+    const finish = (): void => {
+      this.remoteResumes.delete(stop);
+      if (channel.done || this.closed) return;
+      if (standalone) {
+        // Continue on this instance's GET stream, from its events not yet written anywhere.
+        this.holdsListener = true;
+        void this.standalone.attach(undefined, channel).catch((e: unknown) => this.report(e));
+      } else {
+        channel.close();
+        void peers.events.dropStream(streamId).catch((e: unknown) => this.report(e));
+      }
+    };
+    const followed = await peers.events.follow({
+      lastEventId,
+      onEvent: (event) =>
+        channel.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) })),
+      onEnd: () => queueMicrotask(finish),
+    });
+    if (!followed || followed.sessionId !== this.sessionId) {
+      followed?.stop();
+      return 'unknown-event';
+    }
+    stop = followed.stop;
+    this.remoteResumes.add(stop);
+    channel.oncancel = () => {
+      stop();
+      this.remoteResumes.delete(stop);
+    };
+    if (standalone) this.claimListener();
+    return { status: 200, headers: { ...SSE_HEADERS, ...this.headers }, sse: channel };
   }
 
   /** True when the id names a request whose response is still due. */
@@ -163,6 +311,16 @@ export class HttpSessionTransport implements Transport, StreamHost {
     return `${this.streamPrefix}${(++this.streamCount).toString(36)}`;
   }
 
+  /** In a cluster, true when `id` names a request another instance sent (the client answers it). */
+  isPeerRequestId(id: RequestId): boolean {
+    return (
+      this.requestIdPrefix !== undefined &&
+      typeof id === 'string' &&
+      !id.startsWith(this.requestIdPrefix) &&
+      /^[^.]+\./.test(id)
+    );
+  }
+
   private route(message: JsonRpcMessage, related: RequestId | undefined): void {
     let stream: SseStream | undefined;
     if (!('method' in message)) {
@@ -175,7 +333,14 @@ export class HttpSessionTransport implements Transport, StreamHost {
       }
     } else if (related !== undefined) {
       stream = this.byRequest.get(related);
+      if (!stream && this.peers) {
+        this.peers.forward(message, related);
+        return;
+      }
     }
-    (stream ?? this.standalone).deliver(message);
+    if (stream) stream.deliver(message);
+    else if (this.holdsListener) this.standalone.deliver(message);
+    else if (this.peers && 'method' in message && !PER_INSTANCE.has(message.method))
+      this.peers.forward(message, undefined);
   }
 }

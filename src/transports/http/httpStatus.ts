@@ -22,6 +22,7 @@ export const HTTP_FAILURES = {
   unsupportedMediaType: { status: 415, code: ErrorCode.InvalidRequest },
   tooManySessions: { status: 503, code: ErrorCode.ServerBusy },
   shuttingDown: { status: 503, code: ErrorCode.ServerShuttingDown },
+  storeUnavailable: { status: 503, code: ErrorCode.InternalError },
 } as const;
 
 /** One of the {@link HTTP_FAILURES}. */

@@ -3,6 +3,7 @@
  * principal that created the session, idle reaping, and closing them all.
  */
 import type { Identity, Transport } from '../../jsonrpc/transport.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 
 /** What the handler keeps of the server side of a session. */
 export interface SessionHandle {
@@ -11,12 +12,23 @@ export interface SessionHandle {
   readonly busy: boolean;
   /** The negotiated revision, once initialized. */
   readonly protocolVersion: string | undefined;
+  /** Applies a state another instance saved for this session (see cluster.ts). */
+  applyState?(state: JsonObject): void;
 }
 
 /** Starts the server side of a session on a transport (wired by the `toolwire/http` entry). */
 export type ConnectSession = (
   transport: Transport,
-  options: { sessionId?: string; identity?: Identity; assumeVersion?: string; transient?: boolean },
+  options: {
+    sessionId?: string;
+    identity?: Identity;
+    assumeVersion?: string;
+    transient?: boolean;
+    /** Start from a state another instance saved (the session was initialized there). */
+    restore?: JsonObject;
+    /** Save the session's state whenever it changes (the request changing it waits). */
+    persist?: (state: JsonObject) => Promise<void>;
+  },
 ) => Promise<SessionHandle>;
 
 /** A session as the registry keeps it. */
@@ -80,6 +92,11 @@ export class SessionRegistry<T extends Transport> {
     const session = this.sessions.get(sessionId);
     if (!session || session.owner !== identity?.id) return { ok: false, failure: 'unknownSession' };
     return { ok: true, session };
+  }
+
+  /** The session with this id, whoever owns it (for messages between instances). */
+  peek(sessionId: string): LiveSession<T> | undefined {
+    return this.sessions.get(sessionId);
   }
 
   /** True when any session is still handling requests. */

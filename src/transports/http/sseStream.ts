@@ -7,6 +7,7 @@
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
+import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
 import { formatSseEvent, SSE_HEADERS } from './sse.js';
@@ -168,11 +169,11 @@ export class SseStream {
    * Attaches a new connection (a GET): replays the events after `afterEventId` (or, for a fresh
    * standalone GET, those never written to a connection), then continues live.
    */
-  async attach(afterEventId: string | undefined): Promise<HttpReply> {
+  async attach(afterEventId: string | undefined, continuing?: SseChannel): Promise<HttpReply> {
     if (this.connected) this.detach();
     const wasDone = this.mode === 'done';
     if (!wasDone) this.mode = 'resuming';
-    const channel = this.newChannel();
+    const channel = this.newChannel(continuing);
     const after = afterEventId ?? `${this.id}:${this.deliveredSeq}`;
     // Priming event: where this connection starts (so a drop before any event can resume), and retry.
     channel.write(formatSseEvent({ id: after, retry: this.host.retryMs, data: '' }));
@@ -216,9 +217,20 @@ export class SseStream {
       });
     }
     waiting.delete(this);
+    const unread = this.unread || !this.connected;
     this.mode = 'done';
     this.channel?.close();
     this.channel = undefined;
+    // Whoever follows this stream from another instance learns that nothing more comes.
+    if (unread) this.announceEnd();
+  }
+
+  private announceEnd(): void {
+    const store = this.host.eventStore;
+    if (!('endStream' in store)) return;
+    void this.pendingAppends
+      .then(() => (store as SharedEventStore).endStream(this.id))
+      .catch((e: unknown) => this.host.report(e));
   }
 
   private answerJson(): void {
@@ -243,8 +255,9 @@ export class SseStream {
     for (const held of this.heldResponses.splice(0)) this.emit(held);
   }
 
-  private newChannel(): SseChannel {
-    const channel = new SseChannel();
+  /** A channel for a new connection, or one already open (a resumption that continues here). */
+  private newChannel(existing?: SseChannel): SseChannel {
+    const channel = existing ?? new SseChannel();
     // The client went away: not a cancellation (the spec says so); keep storing for a resume.
     channel.oncancel = () => {
       if (this.channel === channel) this.detach();
@@ -284,6 +297,8 @@ export class SseStream {
       void this.pendingAppends
         .then(() => this.host.eventStore.dropStream(this.id))
         .catch((e: unknown) => this.host.report(e));
+    } else {
+      this.announceEnd();
     }
     this.host.streamEnded(this);
   }

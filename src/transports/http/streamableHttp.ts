@@ -9,6 +9,8 @@ import { classifyMessage, isRequestId } from '../../jsonrpc/guards.js';
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { RequestId } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import type { HttpCluster } from './cluster.js';
+import { ClusterSessions } from './clusterSessions.js';
 import { MemoryEventStore, type EventStore } from './eventStore.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
@@ -21,7 +23,7 @@ import {
   originProblem,
   type OriginPolicy,
 } from './requestGuards.js';
-import { SessionRegistry, type ConnectSession } from './sessionRegistry.js';
+import { SessionRegistry, type ConnectSession, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
 
 /** What `authenticate` sees of a request. */
@@ -67,6 +69,12 @@ export interface StreamableHttpOptions {
   legacy?: LegacySseOptions | false;
   /** Faults that did not fail a request. Default: stderr. */
   onerror?: (error: unknown) => void;
+  /**
+   * Share sessions with other instances behind a load balancer (see cluster.ts; `toolwire/redis`
+   * provides one). Its event store replaces `eventStore`. The 2024-11-05 endpoints stay
+   * per-instance: old clients need sticky routing.
+   */
+  cluster?: HttpCluster;
 }
 
 function defaultReport(error: unknown): void {
@@ -87,6 +95,7 @@ export class StreamableHttpHandler {
   private readonly path: string;
   private readonly report: (error: unknown) => void;
   private readonly maxBody: number;
+  private readonly cluster: ClusterSessions | undefined;
   private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
@@ -98,12 +107,22 @@ export class StreamableHttpHandler {
       this.report,
     );
     this.settings = {
-      eventStore: options.eventStore ?? new MemoryEventStore(),
+      eventStore: options.cluster?.events ?? options.eventStore ?? new MemoryEventStore(),
       retryMs: options.retryMs ?? 1000,
       responseMode: options.responseMode ?? 'adaptive',
       sseAfterMs: options.sseAfterMs ?? 1000,
       report: this.report,
     };
+    this.cluster =
+      options.cluster && !options.stateless
+        ? new ClusterSessions(options.cluster, {
+            registry: this.registry,
+            connect: options.connect,
+            settings: this.settings,
+            idleMs: options.sessionIdleMs ?? 30 * 60_000,
+            report: this.report,
+          })
+        : undefined;
     this.legacy =
       options.legacy === false
         ? undefined
@@ -149,6 +168,40 @@ export class StreamableHttpHandler {
     while (this.registry.anyBusy() && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     await Promise.all([this.registry.closeAll(), this.legacy?.close()]);
+    this.cluster?.close();
+  }
+
+  /**
+   * The session a request names: one of this instance's, or (in a cluster) one another instance
+   * created, which is served here from now on.
+   */
+  private async findSession(
+    exchange: HttpExchange,
+    identity: Identity | undefined,
+  ): Promise<LiveSession<HttpSessionTransport> | HttpReply> {
+    const sessionId = exchange.header('mcp-session-id');
+    const found = this.registry.lookup(sessionId, identity);
+    if (found.ok) {
+      if (sessionId !== null) this.cluster?.touch(sessionId);
+      return found.session;
+    }
+    if (found.failure === 'unknownSession' && this.cluster && sessionId !== null) {
+      await this.cluster.ready;
+      const adopted = await this.cluster.adopt(sessionId, identity);
+      if (adopted.ok) return adopted.session;
+      if (adopted.failure === 'storeUnavailable')
+        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
+          'retry-after': '1',
+        });
+      if (adopted.failure === 'tooManySessions')
+        return failureReply('tooManySessions', 'Too many sessions; try again later', {
+          'retry-after': '5',
+        });
+    }
+    return failureReply(
+      found.failure,
+      found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
+    );
   }
 
   private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
@@ -216,7 +269,7 @@ export class StreamableHttpHandler {
         decoded.error.message,
       );
     const batch = Array.isArray(decoded.value);
-    const messages: unknown[] = batch ? (decoded.value as unknown[]) : [decoded.value];
+    let messages: unknown[] = batch ? (decoded.value as unknown[]) : [decoded.value];
     const checked = checkMessages(messages, batch);
     if (typeof checked === 'string') return failureReply('invalidMessage', checked);
 
@@ -229,26 +282,26 @@ export class StreamableHttpHandler {
       if (!(created instanceof HttpSessionTransport)) return created;
       session = created;
     } else {
-      const found = this.registry.lookup(exchange.header('mcp-session-id'), identity);
-      if (!found.ok)
-        return failureReply(
-          found.failure,
-          found.failure === 'missingSession'
-            ? 'MCP-Session-Id header required'
-            : 'Session not found',
-        );
-      session = found.session.transport;
+      const found = await this.findSession(exchange, identity);
+      if (!('transport' in found)) return found;
+      session = found.transport;
       if (this.closing && checked.requestIds.length > 0)
         return failureReply('shuttingDown', SHUTTING_DOWN);
-      if (batch && found.session.handle.protocolVersion !== '2025-03-26') {
+      if (batch && found.handle.protocolVersion !== '2025-03-26') {
         return failureReply(
           'invalidMessage',
-          `Batches are not supported in protocol revision ${found.session.handle.protocolVersion ?? 'unknown'}`,
+          `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
         );
       }
       const reused = checked.requestIds.find((id) => session.hasPending(id));
       if (reused !== undefined)
         return failureReply('conflict', `Request id ${JSON.stringify(reused)} is already in use`);
+      if (this.cluster && session.sessionId !== undefined) {
+        // Responses to another instance's requests, and notifications, also go to the others.
+        const local = this.cluster.route(session.sessionId, messages);
+        if (local.length === 0) return { status: 202, headers: session.headers };
+        if (local.length !== messages.length) messages = local;
+      }
     }
     const reply = session.receive(messages, {
       batch,
@@ -269,16 +322,24 @@ export class StreamableHttpHandler {
         'retry-after': '5',
       });
     const sessionId = stateless ? undefined : randomToken(24);
+    const cluster = sessionId !== undefined ? this.cluster : undefined;
+    if (cluster) await cluster.ready;
     const transport = new HttpSessionTransport(
       sessionId,
       { ...this.settings, ephemeral: stateless },
-      identity?.id,
+      {
+        owner: identity?.id,
+        peers: cluster && sessionId !== undefined ? cluster.peersFor(sessionId) : undefined,
+      },
     );
     const handle = await this.options.connect(transport, {
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(identity ? { identity } : {}),
       ...(assumeVersion !== undefined ? { assumeVersion } : {}),
       ...(stateless ? { transient: true } : {}),
+      ...(cluster && sessionId !== undefined
+        ? { persist: cluster.persistFor(sessionId, identity?.id, false) }
+        : {}),
     });
     if (sessionId !== undefined) {
       this.registry.add(sessionId, {
@@ -301,15 +362,9 @@ export class StreamableHttpHandler {
       return failureReply('notAcceptable', 'Accept must list text/event-stream');
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const found = this.registry.lookup(exchange.header('mcp-session-id'), identity);
-    if (!found.ok)
-      return failureReply(
-        found.failure,
-        found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
-      );
-    const result = await found.session.transport.listen(
-      exchange.header('last-event-id') ?? undefined,
-    );
+    const found = await this.findSession(exchange, identity);
+    if (!('transport' in found)) return found;
+    const result = await found.transport.listen(exchange.header('last-event-id') ?? undefined);
     if (result === 'conflict')
       return failureReply('conflict', 'A GET stream is already open for this session');
     if (result === 'unknown-event')
@@ -322,13 +377,20 @@ export class StreamableHttpHandler {
       return failureReply('methodNotAllowed', 'This server is stateless: no sessions to end', {
         allow: 'POST',
       });
-    const found = this.registry.lookup(exchange.header('mcp-session-id'), identity);
-    if (!found.ok)
-      return failureReply(
-        found.failure,
-        found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
-      );
-    await found.session.handle.close();
+    const found = await this.findSession(exchange, identity);
+    if (!('transport' in found)) return found;
+    if (this.cluster && found.transport.sessionId !== undefined) {
+      try {
+        await this.cluster.endEverywhere(found.transport.sessionId);
+      } catch (error) {
+        this.report(error);
+        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
+          'retry-after': '1',
+        });
+      }
+      found.transport.sessionEnded = true;
+    }
+    await found.handle.close();
     return { status: 200, headers: {} };
   }
 }

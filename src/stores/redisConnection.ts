@@ -1,0 +1,85 @@
+/**
+ * @module Connecting to Redis for the stores: `ioredis` is an optional peer dependency, imported
+ * only when a Redis store is created. Commands fail fast while Redis is unreachable (no offline
+ * queue, a command timeout) so a call gets a clear error instead of hanging; the client keeps
+ * reconnecting in the background and the stores work again once Redis is back.
+ */
+import type { Redis, RedisOptions } from 'ioredis';
+
+/** How a Redis store reaches Redis. */
+export interface RedisConnectionOptions {
+  /** `redis://[user:password@]host:port[/db]`. Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /** An existing client to use (not closed by the store). Takes precedence over `url`. */
+  client?: Redis;
+  /** Milliseconds a command may take before it fails. Default 2000. */
+  commandTimeoutMs?: number;
+  /** Prefix of every key and channel. Default `toolwire:`. */
+  keyPrefix?: string;
+}
+
+/** A client the store uses, and whether the store owns (and so closes) it. */
+export interface StoreConnection {
+  readonly redis: Redis;
+  readonly owned: boolean;
+  readonly prefix: string;
+}
+
+async function loadRedisClass(): Promise<typeof Redis> {
+  try {
+    return (await import('ioredis')).Redis;
+  } catch (error) {
+    throw new Error('The Redis stores need the "ioredis" package: npm install ioredis', {
+      cause: error,
+    });
+  }
+}
+
+/** Client options that fail fast while disconnected and reconnect with a capped backoff. */
+export function failFastOptions(commandTimeoutMs: number): RedisOptions {
+  return {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: Math.max(commandTimeoutMs, 2000),
+    retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000),
+  };
+}
+
+/** Opens (or adopts) a client and waits until it is ready. */
+export async function openConnection(options: RedisConnectionOptions): Promise<StoreConnection> {
+  const prefix = options.keyPrefix ?? 'toolwire:';
+  if (options.client) return { redis: options.client, owned: false, prefix };
+  const RedisClient = await loadRedisClass();
+  const redis = new RedisClient(
+    options.url ?? 'redis://127.0.0.1:6379',
+    failFastOptions(options.commandTimeoutMs ?? 2000),
+  );
+  // Connection errors are reported per command; the client's own 'error' events would
+  // otherwise print "Unhandled error event" on every reconnection attempt.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`Could not connect to Redis at ${options.url ?? 'redis://127.0.0.1:6379'}`, {
+      cause: error,
+    });
+  }
+  return { redis, owned: true, prefix };
+}
+
+/** A second connection for subscriptions (a subscribed Redis connection can do nothing else). */
+export async function openSubscriber(connection: StoreConnection): Promise<Redis> {
+  const subscriber = connection.redis.duplicate({ enableOfflineQueue: true, lazyConnect: true });
+  subscriber.on('error', () => {});
+  await subscriber.connect();
+  return subscriber;
+}
+
+/** Closes a client the store owns. */
+export async function closeConnection(connection: StoreConnection): Promise<void> {
+  if (!connection.owned) return;
+  await connection.redis.quit().catch(() => connection.redis.disconnect());
+}

@@ -1,0 +1,169 @@
+/**
+ * @module The Lua scripts of the Redis task store. Each runs atomically in Redis, so a status
+ * change is a compare-and-set also between processes: of a cancel and a completion racing from
+ * two instances, exactly one happens. Times come from Redis's own clock (`TIME`), so instances
+ * with skewed clocks agree on leases and ordering.
+ *
+ * Keys (P is the prefix): `P task:<id>` (hash, expires with the task's TTL), `P owner:<owner>`
+ * (sorted set of the owner's task ids by creation time), `P runner:<runner>` (set of the
+ * unfinished tasks a process runs), `P runners` (sorted set of runners by lease expiry). Every
+ * index expires no earlier than the last task it lists, so nothing outlives the tasks. Scripts
+ * build the index keys from the prefix: Redis Cluster is not supported (see README).
+ *
+ * Numbers pass through strings: Lua 5.1 prints numbers with 14 significant digits.
+ */
+import { RedisScript } from './redisScript.js';
+
+/** Shared Lua helpers: Redis time, TTL extension, transition rules. */
+const PRELUDE = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), t
+end
+local function fmt(n) return string.format('%.0f', n) end
+-- Extends a key's expiry to at least ms (ms = -1: never expires).
+local function keep(key, ms)
+  local current = redis.call('PTTL', key)
+  if ms < 0 then
+    if current >= 0 then redis.call('PERSIST', key) end
+  elseif current >= 0 and current < ms then
+    redis.call('PEXPIRE', key, fmt(ms))
+  end
+end
+-- A key created by this script gets its first expiry (keep() leaves keys without one alone).
+local function first_expiry(key, ms, existed)
+  if not existed and ms >= 0 then redis.call('PEXPIRE', key, fmt(ms)) end
+end
+local terminal = { completed = true, failed = true, cancelled = true }
+local function can_transition(from, to)
+  if terminal[from] then return false end
+  if from == to then return false end
+  return to ~= 'working' or from == 'input_required'
+end
+`;
+
+/**
+ * KEYS: task, owner index, runner set, runners. ARGV: id, owner, method, ttl ('' = none),
+ * pollInterval (''), runner (''), leaseMs. Returns the creation time (ms) and the listing score.
+ */
+export const CREATE = new RedisScript(`${PRELUDE}
+local now, t = now_ms()
+local score = t[1] .. string.format('%06d', tonumber(t[2]))
+local ttl = -1
+if ARGV[4] ~= '' then ttl = tonumber(ARGV[4]) end
+local fields = { 'id', ARGV[1], 'owner', ARGV[2], 'method', ARGV[3], 'status', 'working', 'created', fmt(now),
+  'updated', fmt(now), 'ttl', ARGV[4], 'score', score }
+if ARGV[5] ~= '' then table.insert(fields, 'poll'); table.insert(fields, ARGV[5]) end
+if ARGV[6] ~= '' then table.insert(fields, 'runner'); table.insert(fields, ARGV[6]) end
+redis.call('HSET', KEYS[1], unpack(fields))
+if ttl >= 0 then redis.call('PEXPIRE', KEYS[1], fmt(ttl)) end
+local owner_existed = redis.call('EXISTS', KEYS[2]) == 1
+redis.call('ZADD', KEYS[2], score, ARGV[1])
+first_expiry(KEYS[2], ttl, owner_existed)
+keep(KEYS[2], ttl)
+if ARGV[6] ~= '' then
+  local lease = tonumber(ARGV[7])
+  local set_existed = redis.call('EXISTS', KEYS[3]) == 1
+  redis.call('SADD', KEYS[3], ARGV[1])
+  first_expiry(KEYS[3], ttl, set_existed)
+  keep(KEYS[3], ttl)
+  local runners_existed = redis.call('EXISTS', KEYS[4]) == 1
+    redis.call('ZADD', KEYS[4], 'GT', fmt(now + lease), ARGV[6])
+  local hold = ttl
+  if hold >= 0 then hold = hold + lease end
+  first_expiry(KEYS[4], hold, runners_existed)
+  keep(KEYS[4], hold)
+end
+return { fmt(now), score }
+`);
+
+/**
+ * KEYS: task. ARGV: prefix, id, owner ('' = anyone), to, statusMessage, hasMessage ('1'/'0'),
+ * outcome JSON (''), channel. Returns { 'ok' | 'not-found' | 'invalid', fields }.
+ */
+export const TRANSITION = new RedisScript(`${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return { 'not-found' } end
+if ARGV[3] ~= '' and redis.call('HGET', KEYS[1], 'owner') ~= ARGV[3] then return { 'not-found' } end
+local from = redis.call('HGET', KEYS[1], 'status')
+local to = ARGV[4]
+if not can_transition(from, to) then return { 'invalid', redis.call('HGETALL', KEYS[1]) } end
+local now = now_ms()
+redis.call('HSET', KEYS[1], 'status', to, 'updated', fmt(now))
+if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'msg', ARGV[5]) else redis.call('HDEL', KEYS[1], 'msg') end
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'outcome', ARGV[7]) end
+if terminal[to] then
+  local runner = redis.call('HGET', KEYS[1], 'runner')
+  if runner then redis.call('SREM', ARGV[1] .. 'runner:' .. runner, ARGV[2]) end
+end
+redis.call('PUBLISH', ARGV[8], ARGV[2] .. ' ' .. to)
+return { 'ok', redis.call('HGETALL', KEYS[1]) }
+`);
+
+/** KEYS: runners. ARGV: runner, leaseMs. Extends the runner's lease. */
+export const HEARTBEAT = new RedisScript(`${PRELUDE}
+local now = now_ms()
+local lease = tonumber(ARGV[2])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], fmt(now + lease), ARGV[1])
+  keep(KEYS[1], lease)
+end
+return 1
+`);
+
+/**
+ * KEYS: runners. ARGV: prefix, statusMessage, outcome JSON, channel, max runners per call.
+ * Fails the unfinished tasks of every runner whose lease expired; returns their fields.
+ */
+export const FAIL_EXPIRED = new RedisScript(`${PRELUDE}
+local now = now_ms()
+local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', fmt(now), 'LIMIT', 0, tonumber(ARGV[5]))
+local failed = {}
+for _, runner in ipairs(dead) do
+  local set = ARGV[1] .. 'runner:' .. runner
+  for _, id in ipairs(redis.call('SMEMBERS', set)) do
+    local key = ARGV[1] .. 'task:' .. id
+    local status = redis.call('HGET', key, 'status')
+    if status and not terminal[status] then
+      redis.call('HSET', key, 'status', 'failed', 'updated', fmt(now), 'msg', ARGV[2], 'outcome', ARGV[3])
+      redis.call('PUBLISH', ARGV[4], id .. ' failed')
+      table.insert(failed, redis.call('HGETALL', key))
+    end
+  end
+  redis.call('DEL', set)
+  redis.call('ZREM', KEYS[1], runner)
+end
+return failed
+`);
+
+/**
+ * KEYS: owner index. ARGV: prefix, owner, max score ('+inf' or a score), member to start below
+ * ('' = none), limit. Returns { fields of up to limit+1 live tasks... }, newest first; forgets
+ * index entries whose task expired.
+ */
+export const LIST = new RedisScript(`${PRELUDE}
+local limit = tonumber(ARGV[5])
+local out = {}
+local max = ARGV[3]
+local after = ARGV[4]
+local offset = 0
+while #out <= limit do
+  local chunk = redis.call('ZREVRANGEBYSCORE', KEYS[1], max, '-inf', 'WITHSCORES', 'LIMIT', offset, 64)
+  if #chunk == 0 then break end
+  for i = 1, #chunk, 2 do
+    local id, score = chunk[i], chunk[i + 1]
+        local skip = after ~= '' and tonumber(score) == tonumber(max) and id >= after
+    if not skip and #out <= limit then
+      local key = ARGV[1] .. 'task:' .. id
+      local fields = redis.call('HGETALL', key)
+      if #fields == 0 then
+        redis.call('ZREM', KEYS[1], id)
+        offset = offset - 1
+      elseif redis.call('HGET', key, 'owner') == ARGV[2] then
+        table.insert(out, fields)
+      end
+    end
+  end
+  offset = offset + #chunk / 2
+end
+return out
+`);

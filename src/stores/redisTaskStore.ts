@@ -1,0 +1,275 @@
+/**
+ * @module Tasks in Redis, shared by every instance of a server: status changes are Lua
+ * compare-and-sets (atomic across processes), every key expires with its task, tasks are bound
+ * to their owner, runners hold leases renewed by heartbeats, and status changes reach every
+ * process over pub/sub. Runs the same contract suite as the in-memory store.
+ */
+import type { Redis } from 'ioredis';
+import type {
+  CreateTaskOptions,
+  TaskEvent,
+  TaskPage,
+  TaskStore,
+  TransitionOptions,
+  TransitionResult,
+} from '../tasks/taskStore.js';
+import type { TaskOutcome, TaskRecord, TaskStatus } from '../tasks/taskTypes.js';
+import { RedisChannels } from './redisChannels.js';
+import {
+  closeConnection,
+  openConnection,
+  type RedisConnectionOptions,
+  type StoreConnection,
+} from './redisConnection.js';
+import { CREATE, FAIL_EXPIRED, HEARTBEAT, LIST, TRANSITION } from './redisTaskScripts.js';
+
+/** Options of {@link RedisTaskStore.connect}. */
+export type RedisTaskStoreOptions = RedisConnectionOptions;
+
+const STATUSES = new Set<string>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/** Fields of a task hash, as HGETALL returns them. */
+function fieldsOf(flat: unknown): Map<string, string> {
+  const fields = new Map<string, string>();
+  if (!Array.isArray(flat)) return fields;
+  for (let i = 0; i + 1 < flat.length; i += 2) fields.set(String(flat[i]), String(flat[i + 1]));
+  return fields;
+}
+
+const iso = (ms: string | undefined): string => new Date(Number(ms)).toISOString();
+
+/** Rebuilds a record from its hash; undefined when the hash is not a task. */
+function recordOf(taskId: string, fields: Map<string, string>): TaskRecord | undefined {
+  const status = fields.get('status');
+  const owner = fields.get('owner');
+  if (status === undefined || !STATUSES.has(status) || owner === undefined) return undefined;
+  const ttl = fields.get('ttl');
+  const record: TaskRecord = {
+    taskId,
+    status: status as TaskStatus,
+    createdAt: iso(fields.get('created')),
+    lastUpdatedAt: iso(fields.get('updated')),
+    ttl: ttl === undefined || ttl === '' ? null : Number(ttl),
+    owner,
+    method: fields.get('method') ?? '',
+  };
+  const poll = fields.get('poll');
+  if (poll !== undefined) record.pollInterval = Number(poll);
+  const message = fields.get('msg');
+  if (message !== undefined) record.statusMessage = message;
+  const runner = fields.get('runner');
+  if (runner !== undefined) record.runner = runner;
+  const outcome = fields.get('outcome');
+  if (outcome !== undefined) record.outcome = JSON.parse(outcome) as TaskOutcome;
+  return record;
+}
+
+/** The id a stored hash belongs to is not in the hash: scripts that return hashes return ids too. */
+function taskIdFromFields(fields: Map<string, string>): string {
+  return fields.get('id') ?? '';
+}
+
+/** Cursor of `tasks/list`: the listing score and id of the last task on the page. */
+function cursorOf(score: string, taskId: string): string {
+  return `tr1.${score}.${taskId}`;
+}
+
+function parseCursor(cursor: string): { score: string; taskId: string } {
+  const m = /^tr1\.(\d{1,17})\.([0-9a-f-]{36})$/.exec(cursor);
+  if (!m?.[1] || !m[2]) throw new RangeError('Invalid cursor');
+  return { score: m[1], taskId: m[2] };
+}
+
+/** The Redis task store. Create it with {@link RedisTaskStore.connect}. */
+export class RedisTaskStore implements TaskStore {
+  private readonly listeners = new Map<string, Set<(event: TaskEvent) => void>>();
+  private listening: Promise<() => void> | undefined;
+  private readonly channel: string;
+  private closed = false;
+
+  /**
+   * A store over a connection someone else manages (see `createRedisScaleOut`); `owned` says
+   * whether {@link close} closes the connection and the channels.
+   */
+  constructor(
+    private readonly connection: StoreConnection,
+    private readonly channels: RedisChannels,
+    private readonly owned = false,
+  ) {
+    this.channel = `${connection.prefix}task-events`;
+  }
+
+  /** Connects to Redis (importing `ioredis`, an optional peer dependency). */
+  static async connect(options: RedisTaskStoreOptions = {}): Promise<RedisTaskStore> {
+    const connection = await openConnection(options);
+    return new RedisTaskStore(connection, new RedisChannels(connection), true);
+  }
+
+  private get redis(): Redis {
+    return this.connection.redis;
+  }
+
+  private key(kind: 'task' | 'owner' | 'runner', id: string): string {
+    return `${this.connection.prefix}${kind}:${id}`;
+  }
+
+  async create(options: CreateTaskOptions): Promise<TaskRecord> {
+    const taskId = crypto.randomUUID();
+    const runner = options.runner ?? '';
+    const reply = (await CREATE.run(
+      this.redis,
+      [
+        this.key('task', taskId),
+        this.key('owner', options.owner),
+        this.key('runner', runner),
+        `${this.connection.prefix}runners`,
+      ],
+      [
+        taskId,
+        options.owner,
+        options.method,
+        options.ttl === null ? '' : String(Math.max(1, Math.floor(options.ttl))),
+        options.pollInterval === undefined ? '' : String(options.pollInterval),
+        runner,
+        String(options.leaseMs ?? 30_000),
+      ],
+    )) as [string, string];
+    const created = iso(reply[0]);
+    const record: TaskRecord = {
+      taskId,
+      status: 'working',
+      createdAt: created,
+      lastUpdatedAt: created,
+      ttl: options.ttl,
+      owner: options.owner,
+      method: options.method,
+    };
+    if (options.pollInterval !== undefined) record.pollInterval = options.pollInterval;
+    if (options.runner !== undefined) record.runner = options.runner;
+    return record;
+  }
+
+  async get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined> {
+    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return undefined;
+    const hash = await this.redis.hgetall(this.key('task', options.taskId));
+    const fields = new Map(Object.entries(hash));
+    const record = recordOf(options.taskId, fields);
+    return record?.owner === options.owner ? record : undefined;
+  }
+
+  async list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage> {
+    const from = options.cursor === undefined ? undefined : parseCursor(options.cursor);
+    const limit = Math.max(1, Math.floor(options.limit));
+    const reply = (await LIST.run(
+      this.redis,
+      [this.key('owner', options.owner)],
+      [this.connection.prefix, options.owner, from?.score ?? '+inf', from?.taskId ?? '', limit],
+    )) as unknown[];
+    const rows = reply.map((flat) => fieldsOf(flat));
+    const tasks: TaskRecord[] = [];
+    let last: { score: string; taskId: string } | undefined;
+    for (const fields of rows.slice(0, limit)) {
+      const id = taskIdFromFields(fields);
+      const record = recordOf(id, fields);
+      if (!record) continue;
+      tasks.push(record);
+      last = { score: fields.get('score') ?? '0', taskId: id };
+    }
+    return {
+      tasks,
+      ...(rows.length > limit && last ? { nextCursor: cursorOf(last.score, last.taskId) } : {}),
+    };
+  }
+
+  async transition(options: TransitionOptions): Promise<TransitionResult> {
+    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return { ok: false, reason: 'not-found' };
+    const reply = (await TRANSITION.run(
+      this.redis,
+      [this.key('task', options.taskId)],
+      [
+        this.connection.prefix,
+        options.taskId,
+        options.owner ?? '',
+        options.to,
+        options.statusMessage ?? '',
+        options.statusMessage === undefined ? '0' : '1',
+        options.outcome === undefined ? '' : JSON.stringify(options.outcome),
+        this.channel,
+      ],
+    )) as [string, unknown?];
+    if (reply[0] === 'not-found') return { ok: false, reason: 'not-found' };
+    const record = recordOf(options.taskId, fieldsOf(reply[1]));
+    if (!record) return { ok: false, reason: 'not-found' };
+    return reply[0] === 'ok'
+      ? { ok: true, task: record }
+      : { ok: false, reason: 'invalid-transition', task: record };
+  }
+
+  async heartbeat(options: { runner: string; leaseMs: number }): Promise<void> {
+    await HEARTBEAT.run(
+      this.redis,
+      [`${this.connection.prefix}runners`],
+      [options.runner, String(options.leaseMs)],
+    );
+  }
+
+  async failExpiredLeases(options: { statusMessage: string }): Promise<TaskRecord[]> {
+    const outcome: TaskOutcome = {
+      kind: 'error',
+      error: { code: -32603, message: options.statusMessage },
+    };
+    const reply = (await FAIL_EXPIRED.run(
+      this.redis,
+      [`${this.connection.prefix}runners`],
+      [this.connection.prefix, options.statusMessage, JSON.stringify(outcome), this.channel, 100],
+    )) as unknown[];
+    const failed: TaskRecord[] = [];
+    for (const flat of reply) {
+      const fields = fieldsOf(flat);
+      const record = recordOf(taskIdFromFields(fields), fields);
+      if (record) failed.push(record);
+    }
+    return failed;
+  }
+
+  async subscribe(taskId: string, listener: (event: TaskEvent) => void): Promise<() => void> {
+    await this.ensureSubscribed();
+    let set = this.listeners.get(taskId);
+    if (!set) this.listeners.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(taskId);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.listeners.clear();
+    const stop = await this.listening?.catch(() => undefined);
+    stop?.();
+    if (!this.owned) return;
+    this.channels.close();
+    await closeConnection(this.connection);
+  }
+
+  private ensureSubscribed(): Promise<() => void> {
+    this.listening ??= this.channels.listen(this.channel, (payload) => {
+      const space = payload.indexOf(' ');
+      const taskId = payload.slice(0, space);
+      const status = payload.slice(space + 1);
+      if (!STATUSES.has(status)) return;
+      for (const listener of [...(this.listeners.get(taskId) ?? [])]) {
+        try {
+          listener({ taskId, status: status as TaskStatus });
+        } catch {
+          // A listener's failure must not affect the store.
+        }
+      }
+    });
+    // A failed subscription is retried by the next subscribe() instead of failing forever.
+    this.listening.catch(() => (this.listening = undefined));
+    return this.listening;
+  }
+}
