@@ -9,7 +9,7 @@
  * `transports/http/cluster.ts` where the handler that uses them lives).
  */
 export { createRedisScaleOut } from './stores/redisScaleOut.js';
-export type { RedisScaleOut, RedisScaleOutOptions } from './stores/redisScaleOut.js';
+export type { InstanceLink, RedisScaleOut, RedisScaleOutOptions } from './stores/redisScaleOut.js';
 export { RedisTaskStore } from './stores/redisTaskStore.js';
 export type { RedisTaskStoreOptions } from './stores/redisTaskStore.js';
 export type { RedisConnectionOptions } from './stores/redisConnection.js';

@@ -15,6 +15,7 @@ import {
   ToolError,
   type RegisteredTool,
 } from 'toolwire';
+import type { InstanceLink } from 'toolwire/redis';
 import { StdioServerTransport } from 'toolwire/stdio';
 import * as z from 'zod';
 import { PNG_1X1, toneWav } from './media.js';
@@ -28,8 +29,39 @@ const sleep = (ms: number, signal: AbortSignal) =>
     });
   });
 
-/** Builds the server; `bulkTools` adds that many trivial tools (for listing benchmarks). */
-export function createEverythingServer(options: { bulkTools?: number } = {}): McpServer {
+/** Options of {@link createEverythingServer}. */
+export interface EverythingOptions {
+  /** Adds that many trivial tools (for listing benchmarks). */
+  bulkTools?: number;
+  /** Other instances serving the same clients (`toolwire serve --redis`): tool changes reach them. */
+  instances?: InstanceLink;
+}
+
+/**
+ * A change every instance makes: applied here, then broadcast to the other instances, which
+ * apply it too (each then tells its own clients with list_changed). Resolves with false when
+ * the other instances could not be told.
+ */
+function sharedChange<T>(
+  instances: InstanceLink | undefined,
+  topic: string,
+  apply: (data: T) => void,
+): (data: T) => Promise<boolean> {
+  void instances?.onBroadcast(topic, (data) => apply(data as T)).catch(() => {});
+  return async (data) => {
+    apply(data);
+    if (!instances) return true;
+    return instances.broadcast(topic, data).then(
+      () => true,
+      () => false,
+    );
+  };
+}
+
+const NOT_SHARED = ' (changed on this instance only: the other instances could not be told)';
+
+/** Builds the server. */
+export function createEverythingServer(options: EverythingOptions = {}): McpServer {
   const server = new McpServer(
     {
       name: 'toolwire-everything',
@@ -144,7 +176,9 @@ export function createEverythingServer(options: { bulkTools?: number } = {}): Mc
     'long_running',
     {
       title: 'Long running',
-      description: 'Reports progress for each step; honours cancellation',
+      description:
+        'Reports progress for each step; honours cancellation; runs as a task on request',
+      execution: { taskSupport: 'optional' },
       inputSchema: z.object({
         steps: z.number().int().min(1).max(100).default(5),
         delayMs: z.number().int().min(0).max(10_000).default(200),
@@ -175,40 +209,71 @@ export function createEverythingServer(options: { bulkTools?: number } = {}): Mc
     },
   );
 
+  server.registerTool(
+    'report',
+    {
+      title: 'Report',
+      description: 'Writes a report in the background: always runs as a task (2025-11-25)',
+      inputSchema: z.object({
+        topic: z.string().default('MCP tasks'),
+        sections: z.number().int().min(1).max(20).default(3),
+        delayMs: z.number().int().min(0).max(60_000).default(500),
+      }),
+      outputSchema: z.object({ topic: z.string(), sections: z.array(z.string()) }),
+      execution: { taskSupport: 'required' },
+      immediateResponse: 'The report is being written; it will be ready shortly.',
+    },
+    async ({ topic, sections, delayMs }, ctx) => {
+      const written: string[] = [];
+      for (let i = 1; i <= sections; i++) {
+        await sleep(delayMs, ctx.signal);
+        written.push(`Section ${i} on ${topic}`);
+        ctx.progress(i, { total: sections, message: `Wrote section ${i}` });
+      }
+      return { structuredContent: { topic, sections: written } };
+    },
+  );
+
   server.registerTool('fail', { description: 'Always fails with a tool execution error' }, () => {
     throw new ToolError('This tool always fails, on purpose');
   });
 
+  // Tool set changes: made on every instance when several serve the same clients.
+  const { instances } = options;
   const dynamic = new Map<string, RegisteredTool>();
+  const addDynamic = sharedChange<string>(instances, 'everything.add', (full) => {
+    if (dynamic.has(full)) return;
+    dynamic.set(
+      full,
+      server.registerTool(
+        full,
+        { description: `Added at ${new Date().toISOString()}` },
+        () => `I am ${full}`,
+      ),
+    );
+  });
+  const removeDynamic = sharedChange<string>(instances, 'everything.remove', (full) => {
+    dynamic.get(full)?.remove();
+    dynamic.delete(full);
+  });
   server.registerTool(
     'add_tool',
     {
       description: 'Registers a tool named dynamic_<name> (sends list_changed)',
       inputSchema: z.object({ name: z.string().regex(/^[A-Za-z0-9_]{1,40}$/) }),
     },
-    ({ name }) => {
+    async ({ name }) => {
       const full = `dynamic_${name}`;
       if (dynamic.has(full)) throw new ToolError(`${full} already exists`);
-      dynamic.set(
-        full,
-        server.registerTool(
-          full,
-          { description: `Added at ${new Date().toISOString()}` },
-          () => `I am ${full}`,
-        ),
-      );
-      return `Registered ${full}`;
+      return `Registered ${full}${(await addDynamic(full)) ? '' : NOT_SHARED}`;
     },
   );
   server.registerTool(
     'remove_tool',
     { description: 'Removes a dynamic tool', inputSchema: z.object({ name: z.string() }) },
-    ({ name }) => {
-      const handle = dynamic.get(name);
-      if (!handle) throw new ToolError(`No dynamic tool named ${name}`);
-      handle.remove();
-      dynamic.delete(name);
-      return `Removed ${name}`;
+    async ({ name }) => {
+      if (!dynamic.has(name)) throw new ToolError(`No dynamic tool named ${name}`);
+      return `Removed ${name}${(await removeDynamic(name)) ? '' : NOT_SHARED}`;
     },
   );
   const toggled = server.registerTool(
@@ -216,13 +281,16 @@ export function createEverythingServer(options: { bulkTools?: number } = {}): Mc
     { description: 'A tool that toggle_tool hides and shows' },
     () => 'visible',
   );
+  const setToggled = sharedChange<boolean>(instances, 'everything.toggle', (enabled) => {
+    if (enabled) toggled.enable();
+    else toggled.disable();
+  });
   server.registerTool(
     'toggle_tool',
     { description: 'Enables or disables the "toggled" tool' },
-    () => {
-      if (toggled.enabled) toggled.disable();
-      else toggled.enable();
-      return `toggled is now ${toggled.enabled ? 'enabled' : 'disabled'}`;
+    async () => {
+      const told = await setToggled(!toggled.enabled);
+      return `toggled is now ${toggled.enabled ? 'enabled' : 'disabled'}${told ? '' : NOT_SHARED}`;
     },
   );
 
@@ -292,8 +360,15 @@ function bulkFromArgs(): number {
   return Number.isInteger(n) && n >= 0 ? n : 0;
 }
 
-/** For `toolwire serve`: the server with bulk tools from EVERYTHING_TOOLS. */
-export default () => createEverythingServer({ bulkTools: bulkFromArgs() });
+/**
+ * For `toolwire serve`: the server with bulk tools from EVERYTHING_TOOLS, linked to the other
+ * instances when served with `--redis`.
+ */
+export default (context: { instances?: InstanceLink } = {}) =>
+  createEverythingServer({
+    bulkTools: bulkFromArgs(),
+    ...(context.instances ? { instances: context.instances } : {}),
+  });
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await createEverythingServer({ bulkTools: bulkFromArgs() }).connect(new StdioServerTransport());

@@ -28,8 +28,26 @@ describe('parseCommand', () => {
         host: '127.0.0.1',
         stateless: true,
         allowedHosts: ['mcp.example.com'],
+        redis: undefined,
       },
     });
+    expect(
+      parseCommand(['serve', 'srv.js', '--http', '0', '--redis', 'redis://127.0.0.1:6379/2']),
+    ).toMatchObject({
+      mode: { kind: 'http', redis: { url: 'redis://127.0.0.1:6379/2', keyPrefix: undefined } },
+    });
+    expect(
+      parseCommand([
+        'serve',
+        's.js',
+        '--http',
+        '0',
+        '--redis',
+        'rediss://r:1',
+        '--redis-prefix',
+        'a:',
+      ]),
+    ).toMatchObject({ mode: { redis: { url: 'rediss://r:1', keyPrefix: 'a:' } } });
     expect(
       parseCommand(['list', 'http://127.0.0.1:3000/mcp', '--header', 'Authorization: Bearer x']),
     ).toEqual({
@@ -80,6 +98,7 @@ describe('parseCommand', () => {
       json: { c: true },
       jsonOutput: true,
       timeoutMs: 500,
+      task: false,
     });
     expect(parseCommand([])).toEqual({ kind: 'help' });
   });
@@ -97,6 +116,9 @@ describe('parseCommand', () => {
     [['serve'], /exactly one module/],
     [['serve', 'm.js', '--http', 'eighty'], /port number/],
     [['serve', 'm.js', '--stateless'], /--http only/],
+    [['serve', 'm.js', '--redis', 'redis://x:1'], /--http only/],
+    [['serve', 'm.js', '--http', '0', '--redis', 'http://x'], /redis:\/\/ URL/],
+    [['serve', 'm.js', '--http', '0', '--redis-prefix', 'p:'], /--redis only/],
     [['list', 'ftp://x'], /not an http/],
     [['list', 'http://x', '--', 'node'], /not both/],
     [['list', '--header', 'bad', 'http://x'], /Name: value/],

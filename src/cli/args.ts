@@ -14,6 +14,8 @@ export type ServeMode =
       stateless: boolean;
       allowedHosts: string[] | undefined;
       allowedOrigins: string[] | undefined;
+      /** Shared state for several instances (`--redis`). */
+      redis: { url: string; keyPrefix: string | undefined } | undefined;
     };
 
 /** `toolwire serve <module>` */
@@ -46,6 +48,8 @@ export interface CallCommand {
   json: Record<string, unknown> | undefined;
   jsonOutput: boolean;
   timeoutMs: number | undefined;
+  /** `--task`: run as a task when the tool allows it (tools that require it always are). */
+  task: boolean;
 }
 
 /** `toolwire help` or no arguments. */
@@ -68,17 +72,21 @@ export const USAGE = `toolwire: MCP tools from the command line
       Serve the McpServer a module exports (default export, or --export name) over stdio.
   toolwire serve <module> --http <port> [--host <host>] [--stateless]
                  [--allowed-host <name> ...] [--allowed-origin <origin> ...]
+                       [--redis <redis://host:port> [--redis-prefix <prefix>]]
       Serve it over Streamable HTTP at /mcp (and the 2024-11-05 HTTP+SSE transport at /sse).
-      The host defaults to 127.0.0.1; port 0 picks a free one.
+      The host defaults to 127.0.0.1; port 0 picks a free one. With --redis, tasks, sessions
+      and SSE events live in Redis, so several instances behind a load balancer serve the same
+      clients (keys start with the prefix, default "toolwire:").
 
   toolwire list [--json-output] [--header 'Name: value' ...] <url>
   toolwire list [--json-output] -- <command> [args...]
       List the tools of a server at a URL, or of a stdio server started by the command.
 
-  toolwire call <tool> [--arg key=value ...] [--json '<object>'] [--timeout <ms>]
+    toolwire call <tool> [--arg key=value ...] [--json '<object>'] [--timeout <ms>] [--task]
                 [--json-output] [--header 'Name: value' ...] <url> | -- <command> [args...]
       Call one tool. --arg values are typed from the tool's input schema; --json gives all
-      arguments at once (--arg entries override it).
+      arguments at once (--arg entries override it). A tool that requires a task runs as one
+      (its status is shown as it changes); --task asks for one when the tool allows it.
 
 Exit status: 0 success, 1 the tool reported an error, 2 usage error, 3 connection or protocol error.`;
 
@@ -146,7 +154,14 @@ function parseOwn(
 function serveMode(values: Record<string, unknown>): ServeMode {
   const rawPort = values['http'] as string | undefined;
   if (rawPort === undefined) {
-    for (const flag of ['host', 'stateless', 'allowed-host', 'allowed-origin']) {
+    for (const flag of [
+      'host',
+      'stateless',
+      'allowed-host',
+      'allowed-origin',
+      'redis',
+      'redis-prefix',
+    ]) {
       if (values[flag] !== undefined)
         throw new UsageError(`serve: --${flag} applies to --http only`);
     }
@@ -155,6 +170,12 @@ function serveMode(values: Record<string, unknown>): ServeMode {
   const port = Number(rawPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('serve: --http needs a port number (0 picks a free one)');
+  const redisUrl = values['redis'] as string | undefined;
+  const keyPrefix = values['redis-prefix'] as string | undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/i.test(redisUrl))
+    throw new UsageError(`serve: --redis needs a redis:// URL, not ${JSON.stringify(redisUrl)}`);
+  if (keyPrefix !== undefined && redisUrl === undefined)
+    throw new UsageError('serve: --redis-prefix applies to --redis only');
   return {
     kind: 'http',
     port,
@@ -162,6 +183,7 @@ function serveMode(values: Record<string, unknown>): ServeMode {
     stateless: values['stateless'] === true,
     allowedHosts: values['allowed-host'] as string[] | undefined,
     allowedOrigins: values['allowed-origin'] as string[] | undefined,
+    redis: redisUrl === undefined ? undefined : { url: redisUrl, keyPrefix },
   };
 }
 
@@ -187,6 +209,8 @@ export function parseCommand(argv: readonly string[]): Command {
           stateless: { type: 'boolean' },
           'allowed-host': { type: 'string', multiple: true },
           'allowed-origin': { type: 'string', multiple: true },
+          redis: { type: 'string' },
+          'redis-prefix': { type: 'string' },
         },
         'serve',
       );
@@ -219,6 +243,7 @@ export function parseCommand(argv: readonly string[]): Command {
           arg: { type: 'string', multiple: true },
           json: { type: 'string' },
           timeout: { type: 'string' },
+          task: { type: 'boolean' },
         },
         'call',
       );
@@ -261,6 +286,7 @@ export function parseCommand(argv: readonly string[]): Command {
         json,
         jsonOutput: parsed.values['json-output'] === true,
         timeoutMs,
+        task: parsed.values['task'] === true,
       };
     }
     default:

@@ -55,11 +55,21 @@ export async function callCommand(command: CallCommand, io: CommandIo): Promise<
     const tool = tools.find((t) => t.name === command.tool);
     const args = typedArguments(tool, command.json, command.pairs);
     const bar = progressBar(io.stderr);
+    let lastStatus: string | undefined;
     let result;
     try {
       result = await client.callTool(command.tool, args, {
         onprogress: bar.update,
         resetTimeoutOnProgress: true,
+        ...(command.task ? { task: true } : {}),
+        ontaskstatus: (task) => {
+          const line = `${task.status}\u0000${task.statusMessage ?? ''}`;
+          if (line === lastStatus) return; // polls repeat the status; print changes only
+          lastStatus = line;
+          bar.done();
+          const message = task.statusMessage === undefined ? '' : `: ${task.statusMessage}`;
+          io.stderr.write(`task ${task.taskId} ${task.status}${message}\n`);
+        },
         ...(command.timeoutMs !== undefined ? { timeoutMs: command.timeoutMs } : {}),
       });
     } catch (error) {

@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHttpHandler } from '../http.js';
 import { serveHttp } from '../node.js';
+import { createRedisScaleOut, type InstanceLink } from '../redis.js';
 import type { McpServer } from '../server.js';
 import { StdioServerTransport } from '../stdio.js';
 import type { ServeCommand } from './args.js';
@@ -22,10 +23,19 @@ function looksLikeServer(value: unknown): value is McpServer {
   );
 }
 
+/**
+ * What `toolwire serve` passes to a module's server factory (`export default (context) => ...`).
+ * With `--redis`, `instances` links this instance to the others serving the same clients.
+ */
+export interface ServeContext {
+  readonly instances?: InstanceLink;
+}
+
 /** Loads the server a module exports. */
 export async function loadServer(
   modulePath: string,
   exportName: string | undefined,
+  context: ServeContext = {},
 ): Promise<McpServer> {
   const url = pathToFileURL(
     isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath),
@@ -40,7 +50,7 @@ export async function loadServer(
   for (const name of names) {
     let candidate = loaded[name];
     if (typeof candidate === 'function' && !looksLikeServer(candidate))
-      candidate = await (candidate as () => unknown)();
+      candidate = await (candidate as (context: ServeContext) => unknown)(context);
     if (looksLikeServer(candidate)) return candidate;
   }
   throw new UsageError(
@@ -55,35 +65,62 @@ function onSignal(stop: () => void): void {
 
 /** Serves until stdin ends (stdio) or SIGINT/SIGTERM; resolves with the exit code. */
 export async function serve(command: ServeCommand): Promise<number> {
-  const server = await loadServer(command.module, command.exportName);
   const mode = command.mode;
-  if (mode.kind === 'stdio') {
-    const transport = new StdioServerTransport();
-    guardStdout();
-    const session = await server.connect(transport);
-    return new Promise<number>((done) => {
-      session.connection.onClose(() => done(0));
-      onSignal(() => void server.close().then(() => done(0)));
-    });
-  }
-  const handler = createHttpHandler(server, {
-    stateless: mode.stateless,
-    origins: {
-      ...(mode.allowedHosts ? { allowedHosts: mode.allowedHosts } : {}),
-      ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
-    },
-  });
-  const listener = await serveHttp(handler, { port: mode.port, host: mode.host });
-  process.stderr.write(
-    `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
-  );
+  if (mode.kind === 'http') return serveOverHttp(command, mode);
+  const server = await loadServer(command.module, command.exportName);
+  const transport = new StdioServerTransport();
+  guardStdout();
+  const session = await server.connect(transport);
   return new Promise<number>((done) => {
-    onSignal(() => {
-      process.stderr.write('toolwire: shutting down (in-flight calls get 10 s)\n');
-      void handler
-        .close({ graceMs: 10_000 })
-        .then(() => listener.close())
-        .then(() => done(0));
-    });
+    session.connection.onClose(() => done(0));
+    onSignal(() => void server.close().then(() => done(0)));
   });
+}
+
+type HttpMode = Extract<ServeCommand['mode'], { kind: 'http' }>;
+
+/**
+ * Serves over Streamable HTTP until SIGINT/SIGTERM. With `--redis`, connects to Redis first
+ * (failing when it cannot), keeps the server's tasks there and shares sessions and events.
+ */
+async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<number> {
+  const scaleOut = mode.redis
+    ? await createRedisScaleOut({
+        url: mode.redis.url,
+        ...(mode.redis.keyPrefix !== undefined ? { keyPrefix: mode.redis.keyPrefix } : {}),
+      })
+    : undefined;
+  try {
+    const server = await loadServer(
+      command.module,
+      command.exportName,
+      scaleOut ? { instances: scaleOut } : {},
+    );
+    if (scaleOut && server.tasks) server.useTaskStore(scaleOut.taskStore);
+    const handler = createHttpHandler(server, {
+      stateless: mode.stateless,
+      origins: {
+        ...(mode.allowedHosts ? { allowedHosts: mode.allowedHosts } : {}),
+        ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
+      },
+      ...(scaleOut ? { cluster: scaleOut.cluster } : {}),
+    });
+    const listener = await serveHttp(handler, { port: mode.port, host: mode.host });
+    const shared = scaleOut ? ` as instance ${scaleOut.instanceId} sharing state in Redis` : '';
+    process.stderr.write(
+      `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp${shared} (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
+    );
+    return await new Promise<number>((done) => {
+      onSignal(() => {
+        process.stderr.write('toolwire: shutting down (in-flight calls get 10 s)\n');
+        void handler
+          .close({ graceMs: 10_000 })
+          .then(() => listener.close())
+          .then(() => server.close())
+          .finally(() => done(0));
+      });
+    });
+  } finally {
+    await scaleOut?.close();
+  }
 }

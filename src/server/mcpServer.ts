@@ -9,6 +9,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import type { CallDependencies } from './callTool.js';
 import { RateLimiter, type RateLimitRule } from './rateLimiter.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
+import type { TaskStore } from '../tasks/taskStore.js';
 import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
@@ -181,6 +182,17 @@ export class McpServer {
     this.live.add(session);
     await session.start();
     return session;
+  }
+
+  /**
+   * Keeps tasks in `store` instead of the one given to the constructor: for a host that decides
+   * where state lives (`toolwire serve --redis`) while the module decides everything else. Only
+   * before the first session; throws when tasks are off.
+   */
+  useTaskStore(store: TaskStore): void {
+    if (!this.tasks) throw new Error('Tasks are off on this server (tasks: false)');
+    if (this.live.size > 0) throw new Error('Sessions are open: the task store cannot change');
+    this.tasks.useStore(store);
   }
 
   /** The revisions this server accepts, oldest first. */

@@ -77,7 +77,7 @@ export function resultOf(record: TaskRecord, relatedTask: JsonObject): JsonObjec
 
 /** The server's task runtime. */
 export class TaskRuntime {
-  readonly store: TaskStore;
+  private currentStore: TaskStore;
   readonly runnerId = randomRunnerId();
   readonly pollIntervalMs: number;
   readonly pageSize: number;
@@ -90,7 +90,7 @@ export class TaskRuntime {
     private readonly options: TaskOptions,
     private readonly report: (error: unknown, what: string) => void,
   ) {
-    this.store = options.store ?? new MemoryTaskStore();
+    this.currentStore = options.store ?? new MemoryTaskStore();
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.pageSize = options.pageSize ?? 100;
     this.leaseMs = options.leaseMs ?? 30_000;
@@ -99,6 +99,17 @@ export class TaskRuntime {
       Math.max(50, Math.floor(this.leaseMs / 3)),
     );
     (this.heartbeat as { unref?: () => void }).unref?.();
+  }
+
+  /** Where tasks live. */
+  get store(): TaskStore {
+    return this.currentStore;
+  }
+
+  /** Moves to another store before any task was started (see McpServer.useTaskStore). */
+  useStore(store: TaskStore): void {
+    if (this.running.size > 0) throw new Error('Tasks are running: the task store cannot change');
+    this.currentStore = store;
   }
 
   /** The TTL a task gets: the requested one capped, or the default. */

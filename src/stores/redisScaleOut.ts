@@ -20,18 +20,23 @@ export interface RedisScaleOutOptions extends RedisConnectionOptions {
   instanceId?: string;
 }
 
-/** One instance's connection to the shared state. */
-export interface RedisScaleOut {
+/** How application code on one instance reaches the others (tool set changes, caches...). */
+export interface InstanceLink {
   /** This instance's id on the bus. */
   readonly instanceId: string;
-  /** For `new McpServer({ tasks: { store } })`. */
-  readonly taskStore: RedisTaskStore;
-  /** For `createHttpHandler(server, { cluster })`. */
-  readonly cluster: HttpCluster;
   /** Sends `data` (JSON) to the `onBroadcast` listeners of `topic` on every *other* instance. */
   broadcast(topic: string, data: unknown): Promise<void>;
   /** Listens to what other instances broadcast on `topic`; resolves once subscribed. */
   onBroadcast(topic: string, listener: (data: unknown) => void): Promise<() => void>;
+}
+
+/** One instance's connection to the shared state. */
+export interface RedisScaleOut extends InstanceLink {
+  /** For `new McpServer({ tasks: { store } })`. */
+  readonly taskStore: RedisTaskStore;
+  /** For `createHttpHandler(server, { cluster })`. */
+  readonly cluster: HttpCluster;
+
   /** Closes the connections (the task store and cluster stop working). */
   close(): Promise<void>;
 }

@@ -19,6 +19,48 @@ describe('toolwire CLI', () => {
     expect(parsed.tools.map((t) => t.name)).toContain('weather');
   });
 
+  it('runs a task tool as a task, printing its status changes, and --task on request', () => {
+    const report = toolwire(
+      'call',
+      'report',
+      '--arg',
+      'sections=2',
+      '--arg',
+      'delayMs=20',
+      ...server,
+    );
+    expect(report.code).toBe(0);
+    expect(JSON.parse(report.stdout)).toEqual({
+      topic: 'MCP tasks',
+      sections: ['Section 1 on MCP tasks', 'Section 2 on MCP tasks'],
+    });
+    expect(report.stderr).toMatch(/^task [0-9a-f-]{36} working\n/);
+    // Polls repeat the status: each change is printed once.
+    expect(report.stderr.match(/ working\n/g)).toHaveLength(1);
+    const optional = toolwire(
+      'call',
+      'long_running',
+      '--arg',
+      'steps=1',
+      '--arg',
+      'delayMs=1',
+      '--task',
+      ...server,
+    );
+    expect(optional).toMatchObject({ code: 0, stdout: 'Finished 1 steps\n' });
+    expect(optional.stderr).toMatch(/^task \S+ working\n/);
+    const plain = toolwire(
+      'call',
+      'long_running',
+      '--arg',
+      'steps=1',
+      '--arg',
+      'delayMs=1',
+      ...server,
+    );
+    expect(plain).toMatchObject({ code: 0, stdout: 'Finished 1 steps\n', stderr: '' });
+  });
+
   it('calls a tool with typed --arg values and --json', () => {
     expect(toolwire('call', 'add', '--arg', 'a=2', '--arg', 'b=40', ...server)).toMatchObject({
       code: 0,

@@ -88,8 +88,8 @@ describe('the everything server', () => {
     );
     const pages: number[] = [];
     for await (const page of client.pages()) pages.push(page.tools.length);
-    expect(pages).toEqual([1000, 17]); // the default page size is 1000
-    expect(await client.listTools()).toHaveLength(1017);
+    expect(pages).toEqual([1000, 18]); // the default page size is 1000
+    expect(await client.listTools()).toHaveLength(1018);
     expect(await client.callTool('bulk_999', { value: 'v' })).toMatchObject({
       content: [{ text: 'bulk_999: v' }],
     });
