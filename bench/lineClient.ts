@@ -13,8 +13,11 @@ export class LineClient {
   private buffer = '';
   readonly spawnedAt = process.hrtime.bigint();
 
-  constructor(command: string, args: string[]) {
-    this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  constructor(command: string, args: string[], env?: Record<string, string>) {
+    this.child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     this.child.stdout?.setEncoding('utf8');
     this.child.stdout?.on('data', (chunk: string) => this.onData(chunk));
   }

@@ -72,7 +72,11 @@ function waitTerminal(
     );
     store
       .subscribe(lookup.taskId, (event) => {
-        if (isTerminal(event.status)) check();
+        if (!isTerminal(event.status)) return;
+        // A change made in this process carries the task: no need to read it back.
+        const task = event.task;
+        if (task?.owner === lookup.owner && isTerminal(task.status)) finish(() => resolve(task));
+        else check();
       })
       .then(
         (stop) => {

@@ -44,6 +44,8 @@ export function failFastOptions(commandTimeoutMs: number): RedisOptions {
     commandTimeout: commandTimeoutMs,
     connectTimeout: Math.max(commandTimeoutMs, 2000),
     retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 6), 2000),
+    // Not enableAutoPipelining: measured with the task benchmark it cost a third of the
+    // throughput (2350 vs 3400 task calls/s at 16 in flight).
   };
 }
 

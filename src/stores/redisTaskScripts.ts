@@ -79,7 +79,8 @@ return { fmt(now), score }
 
 /**
  * KEYS: task. ARGV: prefix, id, owner ('' = anyone), to, statusMessage, hasMessage ('1'/'0'),
- * outcome JSON (''), channel. Returns { 'ok' | 'not-found' | 'invalid', fields }.
+ * outcome JSON (''), channel, origin. Returns { 'ok' | 'not-found' | 'invalid', fields }.
+ * Announces `<id> <status> <origin>`: the store that made the change skips its own echo.
  */
 export const TRANSITION = new RedisScript(`${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return { 'not-found' } end
@@ -95,7 +96,7 @@ if terminal[to] then
   local runner = redis.call('HGET', KEYS[1], 'runner')
   if runner then redis.call('SREM', ARGV[1] .. 'runner:' .. runner, ARGV[2]) end
 end
-redis.call('PUBLISH', ARGV[8], ARGV[2] .. ' ' .. to)
+redis.call('PUBLISH', ARGV[8], ARGV[2] .. ' ' .. to .. ' ' .. ARGV[9])
 return { 'ok', redis.call('HGETALL', KEYS[1]) }
 `);
 
@@ -111,7 +112,8 @@ return 1
 `);
 
 /**
- * KEYS: runners. ARGV: prefix, statusMessage, outcome JSON, channel, max runners per call.
+ * KEYS: runners. ARGV: prefix, statusMessage, outcome JSON, channel, max runners per call,
+ * origin.
  * Fails the unfinished tasks of every runner whose lease expired; returns their fields.
  */
 export const FAIL_EXPIRED = new RedisScript(`${PRELUDE}
@@ -125,7 +127,7 @@ for _, runner in ipairs(dead) do
     local status = redis.call('HGET', key, 'status')
     if status and not terminal[status] then
       redis.call('HSET', key, 'status', 'failed', 'updated', fmt(now), 'msg', ARGV[2], 'outcome', ARGV[3])
-      redis.call('PUBLISH', ARGV[4], id .. ' failed')
+            redis.call('PUBLISH', ARGV[4], id .. ' failed ' .. ARGV[6])
       table.insert(failed, redis.call('HGETALL', key))
     end
   end

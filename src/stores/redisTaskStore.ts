@@ -85,6 +85,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly listeners = new Map<string, Set<(event: TaskEvent) => void>>();
   private listening: Promise<() => void> | undefined;
   private readonly channel: string;
+  /** Tags the changes this store object announces, so it skips their echo. */
+  private readonly origin = crypto.randomUUID();
   private closed = false;
 
   /**
@@ -195,14 +197,16 @@ export class RedisTaskStore implements TaskStore {
         options.statusMessage === undefined ? '0' : '1',
         options.outcome === undefined ? '' : JSON.stringify(options.outcome),
         this.channel,
+        this.origin,
       ],
     )) as [string, unknown?];
     if (reply[0] === 'not-found') return { ok: false, reason: 'not-found' };
     const record = recordOf(options.taskId, fieldsOf(reply[1]));
     if (!record) return { ok: false, reason: 'not-found' };
-    return reply[0] === 'ok'
-      ? { ok: true, task: record }
-      : { ok: false, reason: 'invalid-transition', task: record };
+    if (reply[0] !== 'ok') return { ok: false, reason: 'invalid-transition', task: record };
+    // Listeners here learn of it now, not a pub/sub round trip later (the echo is skipped).
+    this.dispatch({ taskId: record.taskId, status: record.status, task: record });
+    return { ok: true, task: record };
   }
 
   async heartbeat(options: { runner: string; leaseMs: number }): Promise<void> {
@@ -221,13 +225,22 @@ export class RedisTaskStore implements TaskStore {
     const reply = (await FAIL_EXPIRED.run(
       this.redis,
       [`${this.connection.prefix}runners`],
-      [this.connection.prefix, options.statusMessage, JSON.stringify(outcome), this.channel, 100],
+      [
+        this.connection.prefix,
+        options.statusMessage,
+        JSON.stringify(outcome),
+        this.channel,
+        100,
+        this.origin,
+      ],
     )) as unknown[];
     const failed: TaskRecord[] = [];
     for (const flat of reply) {
       const fields = fieldsOf(flat);
       const record = recordOf(taskIdFromFields(fields), fields);
-      if (record) failed.push(record);
+      if (!record) continue;
+      failed.push(record);
+      this.dispatch({ taskId: record.taskId, status: record.status, task: record });
     }
     return failed;
   }
@@ -254,19 +267,21 @@ export class RedisTaskStore implements TaskStore {
     await closeConnection(this.connection);
   }
 
+  private dispatch(event: TaskEvent): void {
+    for (const listener of [...(this.listeners.get(event.taskId) ?? [])]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not affect the store.
+      }
+    }
+  }
+
   private ensureSubscribed(): Promise<() => void> {
     this.listening ??= this.channels.listen(this.channel, (payload) => {
-      const space = payload.indexOf(' ');
-      const taskId = payload.slice(0, space);
-      const status = payload.slice(space + 1);
-      if (!STATUSES.has(status)) return;
-      for (const listener of [...(this.listeners.get(taskId) ?? [])]) {
-        try {
-          listener({ taskId, status: status as TaskStatus });
-        } catch {
-          // A listener's failure must not affect the store.
-        }
-      }
+      const [taskId = '', status = '', origin] = payload.split(' ');
+      if (origin === this.origin) return; // made here: dispatched already, with the task
+      if (STATUSES.has(status)) this.dispatch({ taskId, status: status as TaskStatus });
     });
     // A failed subscription is retried by the next subscribe() instead of failing forever.
     this.listening.catch(() => (this.listening = undefined));

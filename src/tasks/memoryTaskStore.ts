@@ -26,7 +26,13 @@ interface Entry {
   expiresAt: number;
 }
 
-const copy = (record: TaskRecord): TaskRecord => structuredClone(record);
+/**
+ * What callers get: their own record, so changing it does not change the store. The outcome is
+ * shared: it is cloned once when stored and never changed after (a task's outcome is final), so
+ * readers must treat it as read-only, as every caller in toolwire does. Cloning it on every read
+ * cost 14% of the CPU of a task-augmented call.
+ */
+const copy = (record: TaskRecord): TaskRecord => ({ ...record });
 
 /** Encodes a listing position. */
 function cursorOf(seq: number): string {
@@ -107,14 +113,21 @@ export class MemoryTaskStore implements TaskStore {
     const record = entry.record;
     if (!canTransition(record.status, options.to))
       return { ok: false, reason: 'invalid-transition', task: copy(record) };
-    record.status = options.to;
-    record.lastUpdatedAt = new Date().toISOString();
-    if (options.statusMessage !== undefined) record.statusMessage = options.statusMessage;
-    else delete record.statusMessage;
-    if (options.outcome !== undefined) record.outcome = options.outcome;
-    if (isTerminal(options.to)) delete record.leaseExpiresAt;
-    this.emit({ taskId: record.taskId, status: record.status });
-    return { ok: true, task: copy(record) };
+    // A new object rather than `delete`: a record that lost a property turns into a slow
+    // dictionary-mode object, and every later copy of it pays for that.
+    const { statusMessage: _message, leaseExpiresAt, ...kept } = record;
+    const next: TaskRecord = {
+      ...kept,
+      status: options.to,
+      lastUpdatedAt: new Date().toISOString(),
+    };
+    if (options.statusMessage !== undefined) next.statusMessage = options.statusMessage;
+    if (options.outcome !== undefined) next.outcome = structuredClone(options.outcome);
+    if (!isTerminal(options.to) && leaseExpiresAt !== undefined)
+      next.leaseExpiresAt = leaseExpiresAt;
+    entry.record = next;
+    this.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
+    return { ok: true, task: copy(next) };
   }
 
   async heartbeat(options: { runner: string; leaseMs: number }): Promise<void> {

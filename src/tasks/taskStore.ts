@@ -40,6 +40,11 @@ export type TransitionResult =
 export interface TaskEvent {
   taskId: string;
   status: TaskStatus;
+  /**
+   * The task after the change, when the store has it at hand (the change was made through this
+   * store object): a listener need not read it back. Absent for changes made elsewhere.
+   */
+  task?: TaskRecord;
 }
 
 /** A page of tasks. */

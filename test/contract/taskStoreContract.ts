@@ -195,6 +195,8 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
       await store.transition({ taskId: task.taskId, to: 'completed' });
       await sleep(50);
       expect(events.map((e) => e.status)).toEqual(['input_required', 'working']);
+      // Changes made through this store object come with the task: no read-back needed.
+      expect(events[1]?.task).toMatchObject({ taskId: task.taskId, status: 'working', owner: 'a' });
     });
   });
 }
