@@ -112,9 +112,9 @@ async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<num
     );
     return await new Promise<number>((done) => {
       onSignal(() => {
-        process.stderr.write('toolwire: shutting down (in-flight calls get 10 s)\n');
-        void handler
-          .close({ graceMs: 10_000 })
+        process.stderr.write('toolwire: shutting down (in-flight calls and tasks get 10 s)\n');
+        // New requests are refused at once; calls in flight and running tasks finish meanwhile.
+        void Promise.all([handler.close({ graceMs: 10_000 }), server.tasks?.drain(10_000)])
           .then(() => listener.close())
           .then(() => server.close())
           .finally(() => done(0));

@@ -205,8 +205,14 @@ export class McpServer {
     return this.live;
   }
 
-  /** Closes every session. */
-  async close(): Promise<void> {
+  /**
+   * Closes every session. Tasks running in this process get `taskGraceMs` (default 0) to finish;
+   * the rest are failed ("The server shut down before the task finished") and their handlers
+   * aborted.
+   */
+  async close(options: { taskGraceMs?: number } = {}): Promise<void> {
+    // Tasks first, while their sessions can still hear how they ended.
+    await this.tasks?.drain(options.taskGraceMs ?? 0);
     if (this.listChangedTimer !== undefined) clearTimeout(this.listChangedTimer);
     await Promise.allSettled([...this.live].map((s) => s.close()));
     this.tasks?.close();

@@ -85,6 +85,8 @@ export class TaskRuntime {
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly leaseMs: number;
   private closed = false;
+  /** Called when no task runs here any more (drain waits for that). */
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly options: TaskOptions,
@@ -171,6 +173,39 @@ export class TaskRuntime {
       ?.cancellation.cancel(new LocalError('aborted', 'The task was cancelled'));
   }
 
+  /**
+   * For a shutdown: lets the tasks running here finish for up to `graceMs`, then fails the rest
+   * at once ("The server shut down before the task finished") and aborts their handlers, so no
+   * task is left `working` until a lease runs out.
+   */
+  async drain(graceMs: number): Promise<void> {
+    if (this.running.size > 0 && graceMs > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    const message = 'The server shut down before the task finished';
+    await Promise.all(
+      [...this.running].map(async ([taskId, running]) => {
+        try {
+          const failed = await this.store.transition({
+            taskId,
+            to: 'failed',
+            statusMessage: message,
+            outcome: { kind: 'error', error: { code: ErrorCode.InternalError, message } },
+          });
+          if (failed.ok) this.notify(running, failed.task);
+        } catch (error) {
+          this.report(error, `failing task ${taskId} at shutdown`);
+        }
+        running.cancellation.cancel(new LocalError('aborted', message));
+      }),
+    );
+  }
+
   /** Stops the heartbeat; tasks still running here will be failed by another process's lease check. */
   close(): void {
     this.closed = true;
@@ -243,6 +278,7 @@ export class TaskRuntime {
     } finally {
       this.running.delete(taskId);
       unsubscribe();
+      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 

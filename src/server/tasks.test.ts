@@ -311,6 +311,28 @@ describe('tasks: the task methods', () => {
     expect((await c.client.getTask(created.task.taskId)).status).toBe('completed');
   });
 
+  it('a server closing gives running tasks their grace, then fails the rest at once', async () => {
+    const store = new MemoryTaskStore();
+    const server = taskServer({ tasks: { store } });
+    const c = await connect(server);
+    const start = async (name: string, args: Record<string, unknown>) =>
+      ((await raw(c).request('tools/call', { name, arguments: args, task: {} })) as { task: Task })
+        .task.taskId;
+    const quick = await start('report', { steps: 1, delayMs: 30 });
+    const stuck = await start('forever', {});
+    const owner = `session:${c.session.id}`;
+    await server.close({ taskGraceMs: 200 });
+    expect((await store.get({ taskId: quick, owner }))?.status).toBe('completed');
+    expect(await store.get({ taskId: stuck, owner })).toMatchObject({
+      status: 'failed',
+      statusMessage: 'The server shut down before the task finished',
+      outcome: { kind: 'error', error: { code: ErrorCode.InternalError } },
+    });
+    // The handler was aborted; its late "stopped" result does not overwrite the failure.
+    await sleep(20);
+    expect((await store.get({ taskId: stuck, owner }))?.status).toBe('failed');
+  });
+
   it('fails the tasks of a runner that stopped renewing its lease', async () => {
     const store = new MemoryTaskStore();
     const c = await connect(taskServer({ tasks: { store, leaseMs: 90 } }));

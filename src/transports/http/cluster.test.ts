@@ -360,6 +360,51 @@ for (const backend of BACKENDS) {
       expect((await c.listTools()).map((t) => t.name)).toContain('added');
     });
 
+    it('a stream of another session is not resumed on any instance', async () => {
+      const { balancer, instances } = await cluster();
+      balancer.pin = 0;
+      const open = async () => {
+        const init = await balancer.fetch(`${BASE}/mcp`, {
+          method: 'POST',
+          headers: postHeaders(),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              clientInfo: { name: 'x', version: '1' },
+            },
+          }),
+        });
+        await init.text();
+        return init.headers.get('mcp-session-id') as string;
+      };
+      const [a, b] = [await open(), await open()];
+      const get = (session: string, lastEventId?: string) =>
+        balancer.fetch(`${BASE}/mcp`, {
+          headers: {
+            accept: 'text/event-stream',
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-11-25',
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          },
+        });
+      const stream = new EventReader(await get(a));
+      await stream.next(); // priming
+      instances[0]?.server.registerTool('changed', {}, () => 'x');
+      const seen = await stream.next();
+      await stream.disconnect();
+      balancer.pin = 1;
+      const stolen = await get(b, seen.id);
+      expect(stolen.status).toBe(400);
+      await stolen.text();
+      const own = await get(a, seen.id);
+      expect(own.status).toBe(200);
+      await own.body?.cancel();
+    });
+
     it('a GET stream resumed on another instance replays what was missed and continues there', async () => {
       const { balancer, instances } = await cluster();
       balancer.pin = 0;

@@ -258,7 +258,14 @@ export class HttpSessionTransport implements Transport, StreamHost {
     const channel = new SseChannel();
     channel.write(formatSseEvent({ id: lastEventId, retry: this.retryMs, data: '' }));
     let stop: () => void = () => {};
+    let accepted = false;
+    let endedEarly = false;
     const finish = (): void => {
+      // Before the stream is known to be this session's, nothing continues (it may not be).
+      if (!accepted) {
+        endedEarly = true;
+        return;
+      }
       this.remoteResumes.delete(stop);
       if (channel.done || this.closed) return;
       if (standalone) {
@@ -278,8 +285,10 @@ export class HttpSessionTransport implements Transport, StreamHost {
     });
     if (!followed || followed.sessionId !== this.sessionId) {
       followed?.stop();
+      channel.close();
       return 'unknown-event';
     }
+    accepted = true;
     stop = followed.stop;
     this.remoteResumes.add(stop);
     channel.oncancel = () => {
@@ -287,6 +296,7 @@ export class HttpSessionTransport implements Transport, StreamHost {
       this.remoteResumes.delete(stop);
     };
     if (standalone) this.claimListener();
+    if (endedEarly) queueMicrotask(finish);
     return { status: 200, headers: { ...SSE_HEADERS, ...this.headers }, sse: channel };
   }
 
