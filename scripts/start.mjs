@@ -1,5 +1,5 @@
 // `npm start`: the main job. Builds if needed, then runs the "everything" example server and
-// calls it through the toolwire CLI: list its tools, then call a few of them.
+// calls it through the toolwire CLI: list its tools, then call a few of them (one runs as a task).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prepare } from './prepare.mjs';
@@ -21,5 +21,6 @@ toolwire('list');
 toolwire('call', 'add', '--arg', 'a=2', '--arg', 'b=40');
 toolwire('call', 'weather', '--arg', 'city=Lisbon');
 toolwire('call', 'long_running', '--arg', 'steps=5', '--arg', 'delayMs=150');
+toolwire('call', 'report', '--arg', 'sections=3', '--arg', 'delayMs=200');
 toolwire('call', 'resources');
 toolwire('call', 'fail');

@@ -62,6 +62,11 @@ export interface ClientOptions extends HandlerCapabilityOptions {
   onToolsChanged?: (tools: Tool[]) => void;
   /** Log messages from the server. */
   onLog?: (message: LoggingMessageParams) => void;
+  /**
+   * Every `notifications/tasks/status` the server sends (tasks started by `callTool` also report
+   * theirs to the call's `ontaskstatus`).
+   */
+  onTaskStatus?: (task: Task) => void;
   /** Faults that did not fail a call (bad notifications, skipped tools, refresh errors). */
   onerror?: (error: Error) => void;
 }
@@ -101,6 +106,8 @@ export interface ConnectClientOptions {
 /** An MCP client. */
 export class McpClient {
   private connection: Connection | undefined;
+  /** Listeners of status notifications, per task id (tasks run by callTool). */
+  private readonly taskWatchers = new Map<string, Set<(task: Task) => void>>();
   private init: InitializeResult | undefined;
   private cache: Map<string, Tool> | undefined;
   private cacheTrusted = false;
@@ -288,6 +295,7 @@ export class McpClient {
                 ? { onimmediateresponse: options.onimmediateresponse }
                 : {}),
               ...(options.meta ? { meta: options.meta } : {}),
+              watch: (taskId, listener) => this.watchTask(taskId, listener),
             },
           )
         : await connection.request('tools/call', params, {
@@ -422,9 +430,31 @@ export class McpClient {
           this.options.onLog?.(p as unknown as LoggingMessageParams);
         return;
       }
+      case 'notifications/tasks/status': {
+        let task: Task;
+        try {
+          task = parseTask(notification.params);
+        } catch {
+          return; // malformed: polling still reports the task
+        }
+        for (const listener of [...(this.taskWatchers.get(task.taskId) ?? [])]) listener(task);
+        this.options.onTaskStatus?.(task);
+        return;
+      }
       default:
         return;
     }
+  }
+
+  /** Listens to status notifications of one task; returns the stop. */
+  private watchTask(taskId: string, listener: (task: Task) => void): () => void {
+    let set = this.taskWatchers.get(taskId);
+    if (!set) this.taskWatchers.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.taskWatchers.delete(taskId);
+    };
   }
 
   private refreshTools(): void {

@@ -53,6 +53,19 @@ export interface TaskCallOptions {
   /** The CreateTaskResult's text for the model, if the server gave one. */
   onimmediateresponse?: (text: string) => void;
   meta?: Record<string, unknown>;
+  /** Subscribes to the server's `notifications/tasks/status` for one task; returns the stop. */
+  watch?: (taskId: string, listener: (task: Task) => void) => () => void;
+}
+
+/** Reports each status once, however it was learnt (creation, a poll, a notification). */
+function statusReporter(report: ((task: Task) => void) | undefined): (task: Task) => void {
+  let last: string | undefined;
+  return (task) => {
+    const key = `${task.status}|${task.statusMessage ?? ''}`;
+    if (key === last) return;
+    last = key;
+    report?.(task);
+  };
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -97,17 +110,17 @@ export async function callToolAsTask(
       ? created['_meta'][MODEL_IMMEDIATE_RESPONSE]
       : undefined;
     if (typeof immediate === 'string') options.onimmediateresponse?.(immediate);
-    options.ontaskstatus?.(task);
+    const report = statusReporter(options.ontaskstatus);
+    report(task);
+    const unwatch = options.watch?.(task.taskId, report) ?? (() => {});
+    stop.addEventListener('abort', unwatch, { once: true });
     const cancelTask = (): void => {
       connection
         .request('tasks/cancel', { taskId: task.taskId }, { timeoutMs: 10_000 })
         .catch(() => {});
     };
     options.signal?.addEventListener('abort', cancelTask, { once: true });
-    void poll(connection, task, {
-      signal: stop,
-      ...(options.ontaskstatus ? { report: options.ontaskstatus } : {}),
-    });
+    void poll(connection, task, { signal: stop, report });
     try {
       return await connection.request(
         'tasks/result',
@@ -134,9 +147,8 @@ export async function callToolAsTask(
 async function poll(
   connection: Connection,
   first: Task,
-  options: { signal: AbortSignal; report?: (task: Task) => void },
+  options: { signal: AbortSignal; report: (task: Task) => void },
 ): Promise<void> {
-  let last = `${first.status}|${first.statusMessage ?? ''}`;
   let interval = first.pollInterval ?? 1000;
   for (;;) {
     await sleep(Math.max(50, interval), options.signal);
@@ -155,11 +167,7 @@ async function poll(
       continue;
     }
     interval = task.pollInterval ?? interval;
-    const key = `${task.status}|${task.statusMessage ?? ''}`;
-    if (key !== last) {
-      last = key;
-      options.report?.(task);
-    }
+    options.report(task);
     if (isTerminal(task.status)) return;
   }
 }

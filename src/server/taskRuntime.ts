@@ -191,13 +191,13 @@ export class TaskRuntime {
     await Promise.all(
       [...this.running].map(async ([taskId, running]) => {
         try {
-          const failed = await this.store.transition({
+          // Refused if it ended meanwhile; either way the session hears of it from the listener.
+          await this.store.transition({
             taskId,
             to: 'failed',
             statusMessage: message,
             outcome: { kind: 'error', error: { code: ErrorCode.InternalError, message } },
           });
-          if (failed.ok) this.notify(running, failed.task);
         } catch (error) {
           this.report(error, `failing task ${taskId} at shutdown`);
         }
@@ -236,7 +236,10 @@ export class TaskRuntime {
     this.running.set(taskId, running);
     let unsubscribe: () => void = () => {};
     try {
+      // Changes made in this process come with the task: the session hears of them here, before
+      // any tasks/result waiting on the same change answers (its listener comes later).
       unsubscribe = await this.store.subscribe(taskId, (event) => {
+        if (event.task) this.notify(running, event.task);
         if (event.status === 'cancelled')
           cancellation.cancel(new LocalError('aborted', 'The task was cancelled'));
       });
@@ -247,8 +250,7 @@ export class TaskRuntime {
     let waits = 0;
     const move = (to: 'input_required' | 'working'): void => {
       statusChain = statusChain.then(async () => {
-        const result = await this.store.transition({ taskId, to });
-        if (result.ok) this.notify(running, result.task);
+        await this.store.transition({ taskId, to });
       });
     };
     const binding: TaskBinding = {
@@ -272,9 +274,8 @@ export class TaskRuntime {
     await statusChain.catch(() => {});
     const failed = outcome.kind === 'error' || outcome.result['isError'] === true;
     try {
-      const done = await this.storeOutcome(record, failed ? 'failed' : 'completed', outcome);
       // A task cancelled meanwhile stays cancelled: the transition is refused, nothing to do.
-      if (done?.ok) this.notify(running, done.task);
+      await this.storeOutcome(record, failed ? 'failed' : 'completed', outcome);
     } finally {
       this.running.delete(taskId);
       unsubscribe();

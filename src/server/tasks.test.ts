@@ -128,6 +128,24 @@ describe('tasks: lifecycle through the client', () => {
     expect(immediate).toContain('being written');
   });
 
+  it("reports each status once, from the server's status notifications between polls", async () => {
+    // Polls every 60 s: what the client reports here comes from notifications/tasks/status.
+    const everyStatus: string[] = [];
+    const c = await connect(taskServer({ tasks: { pollIntervalMs: 60_000 } }), {
+      client: { onTaskStatus: (t) => everyStatus.push(t.status) },
+    });
+    const statuses: string[] = [];
+    await c.client.callTool(
+      'report',
+      { steps: 1, delayMs: 20 },
+      {
+        ontaskstatus: (t) => statuses.push(t.status),
+      },
+    );
+    expect(statuses).toEqual(['working', 'completed']);
+    expect(everyStatus).toEqual(['completed']);
+  });
+
   it('runs an optional tool as a task only when asked', async () => {
     const c = await connect(taskServer());
     const plain = await c.client.callTool('flexible');

@@ -34,7 +34,7 @@ describe('toolwire CLI', () => {
       topic: 'MCP tasks',
       sections: ['Section 1 on MCP tasks', 'Section 2 on MCP tasks'],
     });
-    expect(report.stderr).toMatch(/^task [0-9a-f-]{36} working\n/);
+    expect(report.stderr).toMatch(/^task ([0-9a-f-]{36}) working\ntask \1 completed\n$/);
     // Polls repeat the status: each change is printed once.
     expect(report.stderr.match(/ working\n/g)).toHaveLength(1);
     const optional = toolwire(
