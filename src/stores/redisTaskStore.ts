@@ -5,6 +5,7 @@
  * process over pub/sub. Runs the same contract suite as the in-memory store.
  */
 import type { Redis } from 'ioredis';
+import { newTaskRecord } from '../tasks/taskStore.js';
 import type {
   CreateTaskOptions,
   TaskEvent,
@@ -14,6 +15,7 @@ import type {
   TransitionResult,
 } from '../tasks/taskStore.js';
 import type { TaskOutcome, TaskRecord, TaskStatus } from '../tasks/taskTypes.js';
+import { TaskListeners } from '../tasks/taskListeners.js';
 import { RedisChannels } from './redisChannels.js';
 import {
   closeConnection,
@@ -82,7 +84,7 @@ function parseCursor(cursor: string): { score: string; taskId: string } {
 
 /** The Redis task store. Create it with {@link RedisTaskStore.connect}. */
 export class RedisTaskStore implements TaskStore {
-  private readonly listeners = new Map<string, Set<(event: TaskEvent) => void>>();
+  private readonly listeners = new TaskListeners();
   private listening: Promise<() => void> | undefined;
   private readonly channel: string;
   /** Tags the changes this store object announces, so it skips their echo. */
@@ -136,19 +138,7 @@ export class RedisTaskStore implements TaskStore {
         String(options.leaseMs ?? 30_000),
       ],
     )) as [string, string];
-    const created = iso(reply[0]);
-    const record: TaskRecord = {
-      taskId,
-      status: 'working',
-      createdAt: created,
-      lastUpdatedAt: created,
-      ttl: options.ttl,
-      owner: options.owner,
-      method: options.method,
-    };
-    if (options.pollInterval !== undefined) record.pollInterval = options.pollInterval;
-    if (options.runner !== undefined) record.runner = options.runner;
-    return record;
+    return newTaskRecord(taskId, iso(reply[0]), options);
   }
 
   async get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined> {
@@ -205,7 +195,7 @@ export class RedisTaskStore implements TaskStore {
     if (!record) return { ok: false, reason: 'not-found' };
     if (reply[0] !== 'ok') return { ok: false, reason: 'invalid-transition', task: record };
     // Listeners here learn of it now, not a pub/sub round trip later (the echo is skipped).
-    this.dispatch({ taskId: record.taskId, status: record.status, task: record });
+    this.listeners.emit({ taskId: record.taskId, status: record.status, task: record });
     return { ok: true, task: record };
   }
 
@@ -240,20 +230,14 @@ export class RedisTaskStore implements TaskStore {
       const record = recordOf(taskIdFromFields(fields), fields);
       if (!record) continue;
       failed.push(record);
-      this.dispatch({ taskId: record.taskId, status: record.status, task: record });
+      this.listeners.emit({ taskId: record.taskId, status: record.status, task: record });
     }
     return failed;
   }
 
   async subscribe(taskId: string, listener: (event: TaskEvent) => void): Promise<() => void> {
     await this.ensureSubscribed();
-    let set = this.listeners.get(taskId);
-    if (!set) this.listeners.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(taskId);
-    };
+    return this.listeners.add(taskId, listener);
   }
 
   async close(): Promise<void> {
@@ -267,21 +251,11 @@ export class RedisTaskStore implements TaskStore {
     await closeConnection(this.connection);
   }
 
-  private dispatch(event: TaskEvent): void {
-    for (const listener of [...(this.listeners.get(event.taskId) ?? [])]) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure must not affect the store.
-      }
-    }
-  }
-
   private ensureSubscribed(): Promise<() => void> {
     this.listening ??= this.channels.listen(this.channel, (payload) => {
       const [taskId = '', status = '', origin] = payload.split(' ');
       if (origin === this.origin) return; // made here: dispatched already, with the task
-      if (STATUSES.has(status)) this.dispatch({ taskId, status: status as TaskStatus });
+      if (STATUSES.has(status)) this.listeners.emit({ taskId, status: status as TaskStatus });
     });
     // A failed subscription is retried by the next subscribe() instead of failing forever.
     this.listening.catch(() => (this.listening = undefined));

@@ -2,6 +2,8 @@
  * @module The default task store: in this process's memory. Atomic by construction (JavaScript
  * runs one change at a time), expiring tasks with their TTL, bounded by a cap on live tasks.
  */
+import { newTaskRecord } from './taskStore.js';
+import { TaskListeners } from './taskListeners.js';
 import { canTransition, isTerminal, type TaskRecord } from './taskTypes.js';
 import type {
   CreateTaskOptions,
@@ -48,7 +50,7 @@ function seqOf(cursor: string): number {
 /** Tasks in memory. */
 export class MemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Map<string, Set<(event: TaskEvent) => void>>();
+  private readonly listeners = new TaskListeners();
   private seq = 0;
   private readonly maxTasks: number;
   private readonly sweeper: ReturnType<typeof setInterval>;
@@ -64,21 +66,8 @@ export class MemoryTaskStore implements TaskStore {
     if (this.entries.size >= this.maxTasks) this.sweep(now);
     if (this.entries.size >= this.maxTasks)
       throw new Error(`Too many tasks (${this.maxTasks}); try again later`);
-    const iso = new Date(now).toISOString();
-    const record: TaskRecord = {
-      taskId: crypto.randomUUID(),
-      status: 'working',
-      createdAt: iso,
-      lastUpdatedAt: iso,
-      ttl: options.ttl,
-      owner: options.owner,
-      method: options.method,
-    };
-    if (options.pollInterval !== undefined) record.pollInterval = options.pollInterval;
-    if (options.runner !== undefined) {
-      record.runner = options.runner;
-      record.leaseExpiresAt = now + (options.leaseMs ?? 30_000);
-    }
+    const record = newTaskRecord(crypto.randomUUID(), new Date(now).toISOString(), options);
+    if (options.runner !== undefined) record.leaseExpiresAt = now + (options.leaseMs ?? 30_000);
     this.entries.set(record.taskId, {
       record,
       seq: ++this.seq,
@@ -126,7 +115,7 @@ export class MemoryTaskStore implements TaskStore {
     if (!isTerminal(options.to) && leaseExpiresAt !== undefined)
       next.leaseExpiresAt = leaseExpiresAt;
     entry.record = next;
-    this.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
+    this.listeners.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
     return { ok: true, task: copy(next) };
   }
 
@@ -160,13 +149,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async subscribe(taskId: string, listener: (event: TaskEvent) => void): Promise<() => void> {
-    let set = this.listeners.get(taskId);
-    if (!set) this.listeners.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(taskId);
-    };
+    return this.listeners.add(taskId, listener);
   }
 
   async close(): Promise<void> {
@@ -187,16 +170,6 @@ export class MemoryTaskStore implements TaskStore {
       return undefined;
     }
     return entry;
-  }
-
-  private emit(event: TaskEvent): void {
-    for (const listener of [...(this.listeners.get(event.taskId) ?? [])]) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure must not affect the store.
-      }
-    }
   }
 
   private sweep(now: number): void {

@@ -19,6 +19,26 @@ export interface CreateTaskOptions {
   leaseMs?: number;
 }
 
+/** A task as it is when created: working, with what the options say. */
+export function newTaskRecord(
+  taskId: string,
+  createdAt: string,
+  options: CreateTaskOptions,
+): TaskRecord {
+  const record: TaskRecord = {
+    taskId,
+    status: 'working',
+    createdAt,
+    lastUpdatedAt: createdAt,
+    ttl: options.ttl,
+    owner: options.owner,
+    method: options.method,
+  };
+  if (options.pollInterval !== undefined) record.pollInterval = options.pollInterval;
+  if (options.runner !== undefined) record.runner = options.runner;
+  return record;
+}
+
 /** Options of {@link TaskStore.transition}. */
 export interface TransitionOptions {
   taskId: string;

@@ -5,7 +5,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { EventReader, postHeaders, BASE } from '../../../test/support/httpHarness.js';
+import {
+  BASE,
+  EventReader,
+  initializeMessage,
+  postHeaders,
+} from '../../../test/support/httpHarness.js';
 import { sleep } from '../../../test/support/scriptedTransport.js';
 import { McpClient } from '../../client/mcpClient.js';
 import { createHttpHandler, type StreamableHttpHandler } from '../../http.js';
@@ -108,6 +113,20 @@ async function eventually<T>(probe: () => Promise<T>, ok: (t: T) => boolean): Pr
   return value;
 }
 
+/** Initializes a session through `fetch` (a balancer or one instance); answers its id. */
+async function initializeVia(
+  fetch: (url: string, init: RequestInit) => Promise<Response>,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const init = await fetch(`${BASE}/mcp`, {
+    method: 'POST',
+    headers: postHeaders(headers),
+    body: JSON.stringify(initializeMessage()),
+  });
+  await init.text();
+  return init.headers.get('mcp-session-id') as string;
+}
+
 for (const backend of BACKENDS) {
   async function cluster(count = 3) {
     const shared = await backend.share(count);
@@ -208,21 +227,7 @@ for (const backend of BACKENDS) {
 
     it('a session deleted through one instance is gone on all (404), including its replicas', async () => {
       const { balancer } = await cluster();
-      const init = await balancer.fetch(`${BASE}/mcp`, {
-        method: 'POST',
-        headers: postHeaders(),
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        }),
-      });
-      const session = init.headers.get('mcp-session-id') as string;
+      const session = await initializeVia(balancer.fetch);
       const ping = (id: number) =>
         balancer.fetch(`${BASE}/mcp`, {
           method: 'POST',
@@ -257,23 +262,10 @@ for (const backend of BACKENDS) {
         open.push({ close: () => handler.close({ graceMs: 0 }) });
         return handler;
       });
-      const init = await instances[0]?.fetch(
-        new Request(`${BASE}/mcp`, {
-          method: 'POST',
-          headers: postHeaders({ authorization: 'alice' }),
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-11-25',
-              capabilities: {},
-              clientInfo: { name: 'x', version: '1' },
-            },
-          }),
-        }),
+      const session = await initializeVia(
+        (url, init) => (instances[0] as StreamableHttpHandler).fetch(new Request(url, init)),
+        { authorization: 'alice' },
       );
-      const session = init?.headers.get('mcp-session-id') as string;
       const ping = (who: string) =>
         instances[1]?.fetch(
           new Request(`${BASE}/mcp`, {
@@ -363,25 +355,7 @@ for (const backend of BACKENDS) {
     it('a stream of another session is not resumed on any instance', async () => {
       const { balancer, instances } = await cluster();
       balancer.pin = 0;
-      const open = async () => {
-        const init = await balancer.fetch(`${BASE}/mcp`, {
-          method: 'POST',
-          headers: postHeaders(),
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-11-25',
-              capabilities: {},
-              clientInfo: { name: 'x', version: '1' },
-            },
-          }),
-        });
-        await init.text();
-        return init.headers.get('mcp-session-id') as string;
-      };
-      const [a, b] = [await open(), await open()];
+      const [a, b] = [await initializeVia(balancer.fetch), await initializeVia(balancer.fetch)];
       const get = (session: string, lastEventId?: string) =>
         balancer.fetch(`${BASE}/mcp`, {
           headers: {
@@ -408,22 +382,7 @@ for (const backend of BACKENDS) {
     it('a GET stream resumed on another instance replays what was missed and continues there', async () => {
       const { balancer, instances } = await cluster();
       balancer.pin = 0;
-      const init = await balancer.fetch(`${BASE}/mcp`, {
-        method: 'POST',
-        headers: postHeaders(),
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        }),
-      });
-      const session = init.headers.get('mcp-session-id') as string;
-      await init.text();
+      const session = await initializeVia(balancer.fetch);
       const getHeaders = (extra: Record<string, string> = {}) => ({
         accept: 'text/event-stream',
         'mcp-session-id': session,
