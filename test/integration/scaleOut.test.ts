@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client.js';
 import { ErrorCode } from '../../src/index.js';
 import { StreamableHttpClientTransport } from '../../src/http.js';
-import { CLI, CLUSTER_SERVER } from '../support/paths.js';
+import { CLI, CLUSTER_SERVER, EVERYTHING } from '../support/paths.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/roundRobinProxy.js';
 
@@ -36,10 +36,14 @@ async function eventually<T>(
 }
 
 /** Starts one instance and waits for the line that says where it listens. */
-async function startInstance(redisUrl: string, prefix: string): Promise<Instance> {
+async function startInstance(
+  redisUrl: string,
+  prefix: string,
+  module = CLUSTER_SERVER,
+): Promise<Instance> {
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', CLUSTER_SERVER, '--http', '0', '--redis', redisUrl, '--redis-prefix', prefix],
+    [CLI, 'serve', module, '--http', '0', '--redis', redisUrl, '--redis-prefix', prefix],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CLUSTER_LEASE_MS: '900' } },
   );
   const instance = { child, url: '', pid: child.pid ?? 0, stderr: '' };
@@ -227,6 +231,40 @@ describe('several instances behind a round-robin balancer', () => {
       expect((await client.getTask(taskId)).status).toBe(final.status);
     }
   });
+});
+
+describe('the everything example on two instances', () => {
+  it('a tool added through one instance appears, with list_changed, on the other', async () => {
+    const pair = await Promise.all(
+      [0, 1].map(() => startInstance(redis.url, 'every:', EVERYTHING)),
+    );
+    try {
+      const changed = [0, 0];
+      const [a, b] = await Promise.all(
+        pair.map((instance, i) =>
+          connectClient(instance.url, { onToolsChanged: () => changed[i]!++ }),
+        ),
+      );
+      await sleep(100); // the GET streams open
+      expect(textOf(await a!.callTool('add_tool', { name: 'shared' }))).toBe(
+        'Registered dynamic_shared',
+      );
+      await eventually(
+        async () => changed,
+        (c) => c.every((n) => n > 0),
+      );
+      expect((await b!.listTools()).map((t) => t.name)).toContain('dynamic_shared');
+      expect(textOf(await b!.callTool('dynamic_shared', {}))).toBe('I am dynamic_shared');
+      await b!.callTool('toggle_tool', {});
+      await eventually(
+        async () => (await a!.listTools()).some((t) => t.name === 'toggled'),
+        (present) => !present,
+      );
+      expect((await a!.listTools()).map((t) => t.name)).not.toContain('toggled');
+    } finally {
+      for (const instance of pair) instance.child.kill('SIGKILL');
+    }
+  }, 30_000);
 });
 
 describe('faults', () => {
