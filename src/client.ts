@@ -19,3 +19,4 @@ export type {
 export { fingerprintTool } from './client/fingerprint.js';
 export type { WalkOptions } from './client/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';
+export type { Task, TaskStatus } from './tasks/taskTypes.js';

@@ -22,6 +22,19 @@ export type {
 export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
 export type { FromJsonSchema } from './server/inferJsonSchema.js';
 export type { RateLimitRule } from './server/rateLimiter.js';
+export type { TaskOptions } from './server/taskRuntime.js';
+export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
+export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';
+export { newTaskRecord } from './tasks/taskStore.js';
+export type {
+  CreateTaskOptions,
+  TaskEvent,
+  TaskPage,
+  TaskStore,
+  TransitionOptions,
+  TransitionResult,
+} from './tasks/taskStore.js';
+export type { Task, TaskOutcome, TaskRecord, TaskStatus } from './tasks/taskTypes.js';
 export {
   audio,
   embeddedBlob,

@@ -1,4 +1,5 @@
-import { MemoryTaskStore } from '../../src/tasks/memoryTaskStore.js';
+// Through the public entry: the memory store is what applications import from 'toolwire'.
+import { MemoryTaskStore } from '../../src/index.js';
 import { taskStoreContract } from './taskStoreContract.js';
 
 taskStoreContract('memory', async () => new MemoryTaskStore());

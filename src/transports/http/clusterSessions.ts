@@ -3,7 +3,7 @@
  * sessions it creates, adopting those another instance created, routing client messages that
  * belong elsewhere, and acting on what other instances publish.
  */
-import { classifyMessage } from '../../jsonrpc/guards.js';
+import type { Classified } from '../../jsonrpc/guards.js';
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { instanceOfRequestId, type ClusterMessage, type HttpCluster } from './cluster.js';
@@ -165,12 +165,17 @@ export class ClusterSessions {
   /**
    * Sends on the client messages another instance must see: a response to a request that
    * instance sent goes to it alone; notifications (cancellations...) go to every instance, and
-   * are handled here too. Returns the messages to handle here.
+   * are handled here too. `classified` is what the handler already made of each message. Returns
+   * the messages to handle here.
    */
-  route(sessionId: string, messages: readonly unknown[]): unknown[] {
+  route(
+    sessionId: string,
+    messages: readonly unknown[],
+    classified: readonly Classified[],
+  ): unknown[] {
     const local: unknown[] = [];
-    for (const message of messages) {
-      const c = classifyMessage(message);
+    for (const [i, message] of messages.entries()) {
+      const c = classified[i] as Classified;
       if (c.kind === 'response') {
         const owner = instanceOfRequestId(c.message.id);
         if (owner !== undefined && owner !== this.cluster.bus.instanceId) {

@@ -321,16 +321,6 @@ export class HttpSessionTransport implements Transport, StreamHost {
     return `${this.streamPrefix}${(++this.streamCount).toString(36)}`;
   }
 
-  /** In a cluster, true when `id` names a request another instance sent (the client answers it). */
-  isPeerRequestId(id: RequestId): boolean {
-    return (
-      this.requestIdPrefix !== undefined &&
-      typeof id === 'string' &&
-      !id.startsWith(this.requestIdPrefix) &&
-      /^[^.]+\./.test(id)
-    );
-  }
-
   private route(message: JsonRpcMessage, related: RequestId | undefined): void {
     let stream: SseStream | undefined;
     if (!('method' in message)) {

@@ -146,6 +146,14 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
+  /** Headers of a POST: the session's, and the content types the spec requires. */
+  private async postHeaders(): Promise<Record<string, string>> {
+    const headers = await this.baseHeaders();
+    headers['content-type'] = 'application/json';
+    headers['accept'] = 'application/json, text/event-stream';
+    return headers;
+  }
+
   private async post(
     message: JsonRpcMessage | JsonRpcMessage[],
     mayReinitialize: boolean,
@@ -156,11 +164,7 @@ export class StreamableHttpClientTransport implements Transport {
     const hadSession = this.session !== undefined;
     const response = await this.fetcher(this.url, {
       method: 'POST',
-      headers: {
-        ...(await this.baseHeaders()),
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
+      headers: await this.postHeaders(),
       body: JSON.stringify(message),
       signal: this.lifetime.signal,
     });
@@ -350,11 +354,7 @@ export class StreamableHttpClientTransport implements Transport {
         throw new LocalError('transport', 'The session expired before initialize was seen');
       const response = await this.fetcher(this.url, {
         method: 'POST',
-        headers: {
-          ...(await this.baseHeaders()),
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
+        headers: await this.postHeaders(),
         body: JSON.stringify({ ...init, id: `toolwire-reinitialize-${Date.now()}` }),
         signal: this.lifetime.signal,
       });

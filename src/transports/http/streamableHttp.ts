@@ -5,7 +5,7 @@
  * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
-import { classifyMessage, isRequestId } from '../../jsonrpc/guards.js';
+import { classifyMessage, isRequestId, type Classified } from '../../jsonrpc/guards.js';
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { RequestId } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
@@ -298,7 +298,7 @@ export class StreamableHttpHandler {
         return failureReply('conflict', `Request id ${JSON.stringify(reused)} is already in use`);
       if (this.cluster && session.sessionId !== undefined) {
         // Responses to another instance's requests, and notifications, also go to the others.
-        const local = this.cluster.route(session.sessionId, messages);
+        const local = this.cluster.route(session.sessionId, messages, checked.classified);
         if (local.length === 0) return { status: 202, headers: session.headers };
         if (local.length !== messages.length) messages = local;
       }
@@ -399,12 +399,14 @@ export class StreamableHttpHandler {
 function checkMessages(
   messages: unknown[],
   batch: boolean,
-): { initialize: boolean; requestIds: RequestId[] } | string {
+): { initialize: boolean; requestIds: RequestId[]; classified: Classified[] } | string {
   if (batch && messages.length === 0) return 'An empty batch is not a valid request';
   let initialize = false;
   const requestIds: RequestId[] = [];
+  const classified: Classified[] = [];
   for (const message of messages) {
     const c = classifyMessage(message);
+    classified.push(c);
     if (c.kind === 'invalid') {
       // An error the connection would address to null could not be routed to this POST's stream.
       if (c.id === null && !c.isResponse) return c.reason;
@@ -418,5 +420,5 @@ function checkMessages(
     requestIds.push(c.message.id);
   }
   if (initialize && batch) return 'initialize must not be part of a batch';
-  return { initialize, requestIds };
+  return { initialize, requestIds, classified };
 }
