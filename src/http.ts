@@ -25,6 +25,7 @@ export function createHttpHandler(
       server.connect(transport, {
         ...(o.sessionId !== undefined ? { sessionId: o.sessionId } : {}),
         ...(o.identity !== undefined ? { identity: o.identity } : {}),
+        ...(o.clientAddress !== undefined ? { clientAddress: o.clientAddress } : {}),
         // The handler checked it against protocolVersions already.
         ...(o.assumeVersion !== undefined
           ? { assumeVersion: o.assumeVersion as ProtocolVersion }

@@ -24,6 +24,11 @@ export interface Identity {
 export interface MessageInfo {
   /** The caller's identity for this message, when the transport authenticates per message. */
   readonly identity?: Identity;
+  /**
+   * Where the message came from on the network (HTTP: the client's address, an IPv6 one cut to
+   * its /64). Anonymous callers are rate-limited by it.
+   */
+  readonly clientAddress?: string;
 }
 
 /** Options for one outgoing message. */

@@ -11,7 +11,7 @@ import { parseCallToolParams } from '../protocol/params.js';
 import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { featuresOf, type RevisionFeatures } from '../protocol/versions.js';
-import type { RateLimiter, RateLimitRule } from './rateLimiter.js';
+import { rateLimitSubject, type RateLimiter, type RateLimitRule } from './rateLimiter.js';
 import { checkToolResult } from './resultCheck.js';
 import { toolError, ToolError } from './results.js';
 import { CallContext, type SessionPort } from './toolContext.js';
@@ -46,6 +46,8 @@ export interface CallRequest {
   /** The request as the connection tracks it; its cancellation is created only when needed. */
   readonly incoming: { readonly cancellation: Cancellation };
   readonly identity: Identity | undefined;
+  /** The caller's network address, when the transport knows it (rate limits of anonymous callers). */
+  readonly clientAddress: string | undefined;
 }
 
 type Outcome =
@@ -295,8 +297,8 @@ export function callTool(
 
   const rule = entry.rateLimit === false ? undefined : (entry.rateLimit ?? deps.defaultRateLimit);
   if (rule) {
-    const principal = request.identity?.id ?? `session:${session.info.id}`;
-    const decision = deps.rateLimiter.take(`${principal}\u0000${entry.name}`, rule);
+    const subject = rateLimitSubject(request.identity, request.clientAddress);
+    const decision = deps.rateLimiter.take(`${subject}\u0000${entry.name}`, rule);
     if (!decision.allowed) {
       const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       return toolError(`Rate limit exceeded for tool "${entry.name}"; retry in ${seconds} s`);

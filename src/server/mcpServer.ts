@@ -7,12 +7,14 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './sessionState.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { CallDependencies } from './callTool.js';
-import { RateLimiter, type RateLimitRule } from './rateLimiter.js';
+import { RateLimiter, rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
+  isTimerDelay,
+  MAX_TIMER_MS,
   projectedDefinition,
   type ToolConfig,
   type ToolEntry,
@@ -80,6 +82,11 @@ export interface ServerOptions {
 export interface ConnectOptions {
   /** The caller, when the code accepting the connection knows it. */
   identity?: Identity;
+  /**
+   * The client's network address, when known (HTTP transports also give it per message). Callers
+   * without an identity are rate-limited by it; with neither, by the process.
+   */
+  clientAddress?: string;
   /** Use this session id (HTTP transports assign their own). */
   sessionId?: string;
   /**
@@ -121,6 +128,14 @@ export class McpServer {
   ) {
     this.pageSize = options.pageSize ?? 1000;
     if (!(this.pageSize >= 1)) throw new RangeError('pageSize must be at least 1');
+    if (options.toolTimeoutMs !== undefined && !isTimerDelay(options.toolTimeoutMs))
+      throw new RangeError(
+        `toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}`,
+      );
+    if (options.rateLimit !== undefined) {
+      const problem = rateLimitRuleProblem(options.rateLimit);
+      if (problem) throw new RangeError(`Server option rateLimit: ${problem}`);
+    }
     this.capabilities = {
       ...options.capabilities,
       ...(options.logging === false ? {} : { logging: {} }),

@@ -17,6 +17,32 @@ interface Bucket {
   readonly rule: RateLimitRule;
 }
 
+/**
+ * Why a rule cannot be used, or undefined. Checked when a server or tool is configured: a limit of
+ * 0, a negative or non-finite value would block everything or nothing without saying so.
+ */
+export function rateLimitRuleProblem(rule: unknown): string | undefined {
+  if (typeof rule !== 'object' || rule === null) return 'a rate limit must be { limit, windowMs }';
+  const { limit, windowMs } = rule as Partial<RateLimitRule>;
+  if (typeof limit !== 'number' || !Number.isFinite(limit) || limit <= 0)
+    return `rate limit "limit" must be a positive finite number (got ${String(limit)})`;
+  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0)
+    return `rate limit "windowMs" must be a positive finite number (got ${String(windowMs)})`;
+  return undefined;
+}
+
+/**
+ * Whom a call is counted against: the authenticated principal; else the client's network address
+ * (HTTP), so that opening a new session resets nothing; else the process (stdio has one client).
+ */
+export function rateLimitSubject(
+  identity: { readonly id: string } | undefined,
+  clientAddress: string | undefined,
+): string {
+  if (identity) return `principal:${identity.id}`;
+  return clientAddress === undefined ? 'local' : `address:${clientAddress}`;
+}
+
 /** The outcome of one {@link RateLimiter.take}. */
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
 

@@ -80,12 +80,14 @@ export class ServerSession implements SessionPort {
   private knownChanges = 0;
 
   private readonly connectionIdentity: Identity | undefined;
+  private readonly connectionAddress: string | undefined;
 
   constructor(
     private readonly host: SessionHost,
     transport: Transport,
     options: {
       identity?: Identity | undefined;
+      clientAddress?: string | undefined;
       sessionId?: string | undefined;
       assumeVersion?: ProtocolVersion | undefined;
       transient?: boolean | undefined;
@@ -96,6 +98,7 @@ export class ServerSession implements SessionPort {
     this.transient = options.transient === true;
     this.id = options.sessionId ?? randomId();
     this.connectionIdentity = options.identity;
+    this.connectionAddress = options.clientAddress;
     this.persist = options.persist;
     if (options.restore !== undefined) {
       // Another instance negotiated this session (HTTP behind a load balancer): pick it up.
@@ -318,6 +321,7 @@ export class ServerSession implements SessionPort {
           params: request.params,
           incoming: context,
           identity,
+          clientAddress: context.info?.clientAddress ?? this.connectionAddress,
         }) as unknown as JsonObject | Promise<JsonObject>;
       case 'tasks/get':
       case 'tasks/result':

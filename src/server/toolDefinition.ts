@@ -14,7 +14,7 @@ import type {
   ToolExecution,
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
-import type { RateLimitRule } from './rateLimiter.js';
+import { rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
 import type { ToolContext } from './toolContext.js';
 import {
   compileToolSchema,
@@ -108,6 +108,14 @@ export interface ToolEntry {
   readonly projections: Map<ProtocolVersion, Tool>;
 }
 
+/** The longest delay a timer can wait (a longer one fires at once in JavaScript runtimes). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** True for a delay a timer honours: positive, finite and at most {@link MAX_TIMER_MS}. */
+export function isTimerDelay(ms: unknown): ms is number {
+  return typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS;
+}
+
 const NO_ARGUMENTS = { type: 'object', additionalProperties: false } as const;
 
 function fail(name: string, message: string): never {
@@ -172,8 +180,12 @@ export function compileTool(
   if (taskSupport !== undefined && !['forbidden', 'optional', 'required'].includes(taskSupport)) {
     fail(name, 'execution.taskSupport must be "forbidden", "optional" or "required"');
   }
-  if (config.timeoutMs !== undefined && !(config.timeoutMs > 0))
-    fail(name, 'timeoutMs must be positive');
+  if (config.timeoutMs !== undefined && !isTimerDelay(config.timeoutMs))
+    fail(name, `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}`);
+  if (config.rateLimit !== undefined && config.rateLimit !== false) {
+    const problem = rateLimitRuleProblem(config.rateLimit);
+    if (problem) fail(name, problem);
+  }
 
   const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
   const output =

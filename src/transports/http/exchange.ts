@@ -18,6 +18,8 @@ export interface HttpExchange {
   readonly query: (name: string) => string | null;
   /** A request header (name in lower case), or null. */
   readonly header: (name: string) => string | null;
+  /** The address of the peer the request came from (the socket's), when the runtime tells it. */
+  readonly clientAddress?: string | undefined;
   /** The whole body as text, read up to `limit` bytes. */
   readonly body: (limit: number) => Promise<BodyResult>;
 }

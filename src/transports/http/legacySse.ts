@@ -75,15 +75,15 @@ export class LegacySseEndpoints {
   }
 
   /** Serves a request to one of the legacy paths. */
-  async handle(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+  async handle(exchange: HttpExchange, caller: MessageInfo): Promise<HttpReply> {
     if (exchange.pathname === this.paths.ssePath) {
       if (exchange.method !== 'GET')
         return failureReply('methodNotAllowed', 'Open the event stream with GET', { allow: 'GET' });
-      return this.open(exchange, identity);
+      return this.open(exchange, caller.identity);
     }
     if (exchange.method !== 'POST')
       return failureReply('methodNotAllowed', 'POST messages here', { allow: 'POST' });
-    return this.post(exchange, identity);
+    return this.post(exchange, caller);
   }
 
   /** Ends every legacy session. */
@@ -123,7 +123,8 @@ export class LegacySseEndpoints {
     return { status: 200, headers: SSE_HEADERS, sse: channel };
   }
 
-  private async post(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+  private async post(exchange: HttpExchange, caller: MessageInfo): Promise<HttpReply> {
+    const identity = caller.identity;
     const sessionId = exchange.query('sessionId');
     if (!sessionId)
       return failureReply('missingSession', 'The sessionId query parameter is required');
@@ -144,7 +145,7 @@ export class LegacySseEndpoints {
         decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
         decoded.error.message,
       );
-    session.transport.onmessage?.(decoded.value, identity ? { identity } : {});
+    session.transport.onmessage?.(decoded.value, caller);
     return { status: 202, headers: { 'content-type': 'text/plain' }, body: 'Accepted' };
   }
 }

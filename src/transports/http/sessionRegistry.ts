@@ -22,6 +22,8 @@ export type ConnectSession = (
   options: {
     sessionId?: string;
     identity?: Identity;
+    /** The rate-limit key of an anonymous client's address (messages also carry theirs). */
+    clientAddress?: string;
     assumeVersion?: string;
     transient?: boolean;
     /** Start from a state another instance saved (the session was initialized there). */

@@ -10,6 +10,7 @@ import type { Identity } from '../../jsonrpc/transport.js';
 import type { RequestId } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import type { HttpCluster } from './cluster.js';
+import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
 import { MemoryEventStore, type EventStore } from './eventStore.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
@@ -28,6 +29,16 @@ import { exchangeOf, responseOf } from './webAdapter.js';
 
 /** What `authenticate` sees of a request. */
 export type AuthRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header'>;
+
+/** What {@link StreamableHttpOptions.clientAddress} sees of a request. */
+export type AddressRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header' | 'clientAddress'>;
+
+/** What the handler passes along with each message it delivers. */
+interface Caller {
+  readonly identity: Identity | undefined;
+  /** The rate-limit key of an anonymous caller (see clientAddress.ts). */
+  readonly clientAddress: string | undefined;
+}
 
 /** What `authenticate` answers: the caller, nobody in particular, or a reply that refuses (401...). */
 export type AuthResult = Identity | undefined | HttpReply;
@@ -63,6 +74,13 @@ export interface StreamableHttpOptions {
   responseMode?: 'adaptive' | 'sse';
   /** In adaptive mode, open SSE (with a resumable event id) when a response takes longer. Default 1000 ms. */
   sseAfterMs?: number;
+  /**
+   * The network address of the client, by which callers without an identity are rate-limited.
+   * Default: the socket's peer address. Behind a reverse proxy every request comes from the proxy:
+   * return the address the proxy reports (e.g. the last hop of `X-Forwarded-For` it sets), and
+   * only for a proxy you trust.
+   */
+  clientAddress?: (request: AddressRequest) => string | undefined;
   /** Establishes the caller; return a reply (e.g. `{ status: 401, headers: {...} }`) to refuse. */
   authenticate?: (request: AuthRequest) => AuthResult | Promise<AuthResult>;
   /** The 2024-11-05 HTTP+SSE endpoints. Default `{ ssePath: '/sse', messagesPath: '/messages' }`. */
@@ -141,8 +159,11 @@ export class StreamableHttpHandler {
   }
 
   /** The web-standard entry: handles one `Request`. Never throws (failures are responses). */
-  readonly fetch = async (request: Request): Promise<Response> => {
-    const exchange = exchangeOf(request);
+  readonly fetch = async (
+    request: Request,
+    info: { clientAddress?: string } = {},
+  ): Promise<Response> => {
+    const exchange = exchangeOf(request, info.clientAddress);
     return responseOf(await this.handle(exchange, exchange.urlHost));
   };
 
@@ -216,10 +237,10 @@ export class StreamableHttpHandler {
     if (legacy)
       return this.closing
         ? failureReply('shuttingDown', SHUTTING_DOWN)
-        : legacy.handle(exchange, identity);
+        : legacy.handle(exchange, this.callerOf(exchange, identity));
     switch (exchange.method) {
       case 'POST':
-        return this.post(exchange, identity);
+        return this.post(exchange, this.callerOf(exchange, identity));
       case 'GET':
         return this.closing
           ? failureReply('shuttingDown', SHUTTING_DOWN)
@@ -233,6 +254,15 @@ export class StreamableHttpHandler {
     }
   }
 
+  /** Who sends the messages of a request: its identity and, for rate limits, its address. */
+  private callerOf(exchange: HttpExchange, identity: Identity | undefined): Caller {
+    if (identity) return { identity, clientAddress: undefined };
+    const address = this.options.clientAddress
+      ? this.options.clientAddress(exchange)
+      : exchange.clientAddress;
+    return { identity, clientAddress: address ? clientAddressKey(address) : undefined };
+  }
+
   private versionProblem(exchange: HttpExchange): HttpReply | undefined {
     const version = exchange.header('mcp-protocol-version');
     if (version !== null && !this.options.protocolVersions.includes(version)) {
@@ -244,7 +274,8 @@ export class StreamableHttpHandler {
     return undefined;
   }
 
-  private async post(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+  private async post(exchange: HttpExchange, caller: Caller): Promise<HttpReply> {
+    const identity = caller.identity;
     if (!acceptsJsonAndSse(exchange.header))
       return failureReply(
         'notAcceptable',
@@ -278,7 +309,7 @@ export class StreamableHttpHandler {
       const assumeVersion = checked.initialize
         ? undefined
         : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
-      const created = await this.createSession(identity, assumeVersion);
+      const created = await this.createSession(caller, assumeVersion);
       if (!(created instanceof HttpSessionTransport)) return created;
       session = created;
     } else {
@@ -306,15 +337,16 @@ export class StreamableHttpHandler {
     const reply = session.receive(messages, {
       batch,
       requestIds: checked.requestIds,
-      message: identity ? { identity } : {},
+      message: caller,
     });
     return reply ?? { status: 202, headers: session.headers };
   }
 
   private async createSession(
-    identity: Identity | undefined,
+    caller: Caller,
     assumeVersion: string | undefined,
   ): Promise<HttpSessionTransport | HttpReply> {
+    const identity = caller.identity;
     if (this.closing) return failureReply('shuttingDown', SHUTTING_DOWN);
     const stateless = this.options.stateless === true;
     if (!stateless && !this.registry.hasRoom())
@@ -335,6 +367,7 @@ export class StreamableHttpHandler {
     const handle = await this.options.connect(transport, {
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(identity ? { identity } : {}),
+      ...(caller.clientAddress !== undefined ? { clientAddress: caller.clientAddress } : {}),
       ...(assumeVersion !== undefined ? { assumeVersion } : {}),
       ...(stateless ? { transient: true } : {}),
       ...(cluster && sessionId !== undefined

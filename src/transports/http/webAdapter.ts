@@ -7,12 +7,16 @@ import type { HttpExchange, HttpReply } from './exchange.js';
 
 const encoder = new TextEncoder();
 
-/** The exchange of a web-standard request. */
-export function exchangeOf(request: Request): HttpExchange & { readonly urlHost: string } {
+/** The exchange of a web-standard request; `clientAddress` is what the runtime says of the peer. */
+export function exchangeOf(
+  request: Request,
+  clientAddress?: string,
+): HttpExchange & { readonly urlHost: string } {
   const url = new URL(request.url);
   return {
     method: request.method,
     pathname: url.pathname,
+    clientAddress,
     urlHost: url.host,
     query: (name) => url.searchParams.get(name),
     header: (name) => request.headers.get(name),
