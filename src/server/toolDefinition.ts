@@ -3,7 +3,7 @@
  * is checked and compiled once into the entry the registry keeps.
  */
 import { isPlainObject } from '../jsonrpc/guards.js';
-import { metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
+import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
 import { toolForRevision } from '../protocol/projection.js';
 import type {
   ContentBlock,
@@ -157,6 +157,11 @@ function checkMeta(name: string, meta: unknown): void {
   for (const key of Object.keys(meta)) {
     const problem = metaKeyProblem(key);
     if (problem) fail(name, problem);
+    if (isReservedMetaKey(key))
+      fail(
+        name,
+        `_meta key "${key}" uses a prefix reserved for MCP itself (second label "modelcontextprotocol" or "mcp"); use a prefix of your own, such as "com.example/"`,
+      );
   }
 }
 

@@ -31,7 +31,10 @@ export interface RegisteredTool {
   disable(): void;
   /** Removes the tool for good. */
   remove(): void;
-  /** Changes the definition or handler; schemas are recompiled once, here. */
+  /**
+   * Changes the definition or handler; schemas are recompiled once, here. Clients are told
+   * (`list_changed`) only when the listed definition changes.
+   */
   update(changes: ToolUpdate): void;
 }
 
@@ -169,6 +172,15 @@ export class ToolRegistry {
     const config: StoredConfig = { ...slot.config, ...configChanges };
     const compiled = compileTool(name, config, handler ?? slot.entry.handler);
     compiled.enabled = slot.entry.enabled;
+    // Clients see definitions only: a new handler, deadline or rate limit, or an update that
+    // repeats what is there, changes nothing they can list, so it sends no list_changed.
+    const listedChange =
+      renamed || JSON.stringify(compiled.definition) !== JSON.stringify(slot.entry.definition);
+    if (!listedChange) {
+      slot.entry = { ...compiled, seq: slot.entry.seq, projections: slot.entry.projections };
+      slot.config = config;
+      return;
+    }
     if (renamed) {
       this.byName.delete(slot.entry.name);
       this.ordered.splice(this.ordered.indexOf(slot), 1);
