@@ -67,9 +67,10 @@ describe('structured output validation', () => {
     await client.connect(fake.clientTransport);
     fake.callResult = { content: [], structuredContent: { temp: 1 } };
     await expect(client.callTool('weather')).rejects.toMatchObject({
-      code: 'invalid-tool',
+      code: 'unsupported-schema',
       message: expect.stringContaining('Unsupported JSON Schema dialect'),
     });
+    expect(fake.calls).toEqual([]); // refused before the call, not after its side effects
   });
 
   it('skips malformed tools in a listing and reports them', async () => {

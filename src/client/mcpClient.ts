@@ -25,7 +25,9 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   type ProtocolVersion,
+  type RevisionFeatures,
 } from '../protocol/versions.js';
+import type { JsonSchemaDialect } from '../protocol/jsonSchema.js';
 import { ApprovalGate, type ApprovalPolicy, type AuditSink } from './approval.js';
 import { OutputValidator } from './outputValidator.js';
 import { callToolAsTask, parseTask } from './taskCalls.js';
@@ -266,6 +268,9 @@ export class McpClient {
     const needsDefinition = validate || this.options.approval || this.options.audit || tasksOffered;
     const tool = needsDefinition ? await this.definitionOf(name) : undefined;
     const asTask = tasksOffered && this.shouldRunAsTask(tool, name, options.task);
+    // Before anything runs: a result that could not be validated must not cost a side effect.
+    const validator =
+      validate && tool ? this.validator.prepare(tool, this.schemaDialect()) : undefined;
     if (this.options.approval && !tool) {
       throw new LocalError(
         'invalid-tool',
@@ -309,8 +314,8 @@ export class McpClient {
               : {}),
             ...(options.onprogress ? { onprogress: options.onprogress } : {}),
           });
-      const result = parseCallToolResult(raw);
-      if (validate && tool) this.validator.check(tool, result);
+      const result = parseCallToolResult(raw, this.features());
+      if (validator && tool) this.validator.check(tool, validator, result);
       this.gate.finished(name, { isError: result.isError === true }, startedAt);
       return result;
     } catch (error) {
@@ -348,6 +353,7 @@ export class McpClient {
   ): Promise<CallToolResult> {
     return parseCallToolResult(
       await this.ready('tasks').request('tasks/result', { taskId }, options),
+      this.features(),
     );
   }
 
@@ -377,6 +383,16 @@ export class McpClient {
     const connection = this.connection;
     this.connection = undefined;
     await connection?.close();
+  }
+
+  /** What the negotiated revision allows (only called once connected). */
+  private features(): RevisionFeatures {
+    return featuresOf(this.init?.protocolVersion ?? LATEST_PROTOCOL_VERSION);
+  }
+
+  /** How a schema without `$schema` is read: 2020-12 from 2025-11-25 (SEP-1613), draft-07 before. */
+  private schemaDialect(): JsonSchemaDialect {
+    return this.features().schemaDialects ? '2020-12' : 'draft-07';
   }
 
   /** Whether a call runs as a task: required by the tool, or asked for and allowed. */

@@ -63,6 +63,7 @@ export type LocalErrorCode =
   | 'capability-missing'
   | 'invalid-tool'
   | 'invalid-output'
+  | 'unsupported-schema'
   | 'pagination-loop'
   | 'denied'
   | 'transport';

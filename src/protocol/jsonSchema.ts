@@ -39,10 +39,16 @@ const DIALECTS: Record<string, JsonSchemaDialect> = {
   'https://json-schema.org/draft-07/schema': 'draft-07',
 };
 
-/** The dialect a schema declares (2020-12 when it declares none). Throws for unknown ones. */
-export function dialectOf(schema: object): JsonSchemaDialect {
+/**
+ * The dialect a schema declares, or `byDefault` (2020-12, the default since MCP 2025-11-25) when
+ * it declares none. Throws for unknown ones.
+ */
+export function dialectOf(
+  schema: object,
+  byDefault: JsonSchemaDialect = '2020-12',
+): JsonSchemaDialect {
   const declared = (schema as { $schema?: unknown }).$schema;
-  if (declared === undefined) return '2020-12';
+  if (declared === undefined) return byDefault;
   if (typeof declared !== 'string') throw new SchemaError('"$schema" must be a string');
   const dialect = DIALECTS[declared.replace(/#$/, '')];
   if (!dialect) {
@@ -112,11 +118,15 @@ const compiledByText = new Map<string, CompiledJsonSchema>();
 const MAX_CACHED = 512;
 
 /**
- * Compiles a JSON Schema once (identical schemas share one validator). Throws {@link SchemaError}
- * when the schema is not valid for its dialect or the dialect is not supported.
+ * Compiles a JSON Schema once (identical schemas share one validator). A schema without `$schema`
+ * is read as `byDefault`. Throws {@link SchemaError} when the schema is not valid for its dialect
+ * or the dialect is not supported.
  */
-export function compileJsonSchema(schema: object): CompiledJsonSchema {
-  const dialect = dialectOf(schema);
+export function compileJsonSchema(
+  schema: object,
+  byDefault: JsonSchemaDialect = '2020-12',
+): CompiledJsonSchema {
+  const dialect = dialectOf(schema, byDefault);
   const key = `${dialect}\u0000${JSON.stringify(schema)}`;
   const cached = compiledByText.get(key);
   if (cached) return cached;

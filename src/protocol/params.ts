@@ -10,14 +10,14 @@ import type { CallToolParams } from './methods.js';
 import {
   LOGGING_LEVELS,
   type CallToolResult,
-  type ContentBlock,
   type InitializeParams,
   type InitializeResult,
   type ListToolsResult,
   type LoggingLevel,
   type Tool,
 } from './types.js';
-import { isSupportedVersion } from './versions.js';
+import { contentBlockProblem } from './contentGuards.js';
+import { isSupportedVersion, type RevisionFeatures } from './versions.js';
 
 function invalidParams(message: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, message);
@@ -160,23 +160,37 @@ export function parseListToolsResult(
   return out;
 }
 
-/** Checks a `tools/call` result's shape (content is required; absent is read as empty). */
-export function parseCallToolResult(result: JsonObject): CallToolResult {
-  const content: unknown = result['content'] ?? [];
-  if (
-    !Array.isArray(content) ||
-    !content.every((b) => isPlainObject(b) && typeof b['type'] === 'string')
-  ) {
-    throw invalidResponse('tools/call result "content" must be an array of content blocks');
+/**
+ * Checks a `tools/call` result against the CallToolResult of the negotiated revision: `content`
+ * present and made of blocks that revision defines, `structuredContent` an object, `isError` a
+ * boolean. A result that breaks it is refused as `invalid-output` rather than repaired, so a model
+ * never sees what the server did not validly send.
+ */
+export function parseCallToolResult(
+  result: JsonObject,
+  features: RevisionFeatures,
+): CallToolResult {
+  const content = result['content'];
+  if (!Array.isArray(content))
+    throw invalidOutput('it has no "content" array (the result must list its content blocks)');
+  for (let i = 0; i < content.length; i++) {
+    const problem = contentBlockProblem(content[i], features);
+    if (problem) throw invalidOutput(`content[${i}] ${problem}`);
   }
   const structured = result['structuredContent'];
-  if (structured !== undefined && !isPlainObject(structured)) {
-    throw invalidResponse('tools/call result "structuredContent" must be an object');
-  }
+  if (structured !== undefined && !isPlainObject(structured))
+    throw invalidOutput('"structuredContent" must be an object');
   const isError = result['isError'];
-  if (isError !== undefined && typeof isError !== 'boolean') {
-    throw invalidResponse('tools/call result "isError" must be a boolean');
-  }
-  const blocks = content as unknown[] as ContentBlock[];
-  return { ...result, content: blocks };
+  if (isError !== undefined && typeof isError !== 'boolean')
+    throw invalidOutput('"isError" must be a boolean');
+  const meta = result['_meta'];
+  if (meta !== undefined && !isPlainObject(meta)) throw invalidOutput('"_meta" must be an object');
+  return result as unknown as CallToolResult;
+}
+
+function invalidOutput(problem: string): LocalError {
+  return new LocalError(
+    'invalid-output',
+    `The tool result is not a valid CallToolResult: ${problem}`,
+  );
 }

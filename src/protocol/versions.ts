@@ -60,6 +60,11 @@ export interface RevisionFeatures {
   readonly samplingTools: boolean;
   /** Elicitation `mode` (form or URL) and URL-mode elicitation (2025-11-25). */
   readonly elicitationModes: boolean;
+  /**
+   * JSON Schema 2020-12 is the default dialect and `$schema` may name one (2025-11-25, SEP-1613).
+   * Earlier peers receive tool schemas without `$schema`.
+   */
+  readonly schemaDialects: boolean;
 }
 
 const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
@@ -82,6 +87,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     omitUnreadableErrorId: false,
     samplingTools: false,
     elicitationModes: false,
+    schemaDialects: false,
   },
   '2025-03-26': {
     batches: true,
@@ -102,6 +108,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     omitUnreadableErrorId: false,
     samplingTools: false,
     elicitationModes: false,
+    schemaDialects: false,
   },
   '2025-06-18': {
     batches: false,
@@ -122,6 +129,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     omitUnreadableErrorId: false,
     samplingTools: false,
     elicitationModes: false,
+    schemaDialects: false,
   },
   '2025-11-25': {
     batches: false,
@@ -142,6 +150,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     omitUnreadableErrorId: true,
     samplingTools: true,
     elicitationModes: true,
+    schemaDialects: true,
   },
 };
 

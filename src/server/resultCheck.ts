@@ -4,75 +4,8 @@
  * parse. No schema library runs here.
  */
 import { isPlainObject } from '../jsonrpc/guards.js';
+import { contentBlockProblem } from '../protocol/contentGuards.js';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function annotationsProblem(a: unknown): string | undefined {
-  if (a === undefined) return undefined;
-  if (!isPlainObject(a)) return 'annotations must be an object';
-  const audience = a['audience'];
-  if (
-    audience !== undefined &&
-    !(Array.isArray(audience) && audience.every((r) => r === 'user' || r === 'assistant'))
-  ) {
-    return 'annotations.audience must be an array of "user" and "assistant"';
-  }
-  const priority = a['priority'];
-  if (priority !== undefined && !(typeof priority === 'number' && priority >= 0 && priority <= 1)) {
-    return 'annotations.priority must be a number from 0 to 1';
-  }
-  const lastModified = a['lastModified'];
-  if (
-    lastModified !== undefined &&
-    !(typeof lastModified === 'string' && !Number.isNaN(Date.parse(lastModified)))
-  ) {
-    return 'annotations.lastModified must be an ISO 8601 date';
-  }
-  return undefined;
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === 'string';
-}
-
-function blockProblem(block: unknown): string | undefined {
-  if (!isPlainObject(block)) return 'is not an object';
-  const problem = annotationsProblem(block['annotations']);
-  if (problem) return problem;
-  if (block['_meta'] !== undefined && !isPlainObject(block['_meta']))
-    return '_meta must be an object';
-  switch (block['type']) {
-    case 'text':
-      return isString(block['text']) ? undefined : 'a text block needs a string "text"';
-    case 'image':
-    case 'audio':
-      if (!isString(block['mimeType']))
-        return `an ${block['type']} block needs a string "mimeType"`;
-      if (!isString(block['data']) || !BASE64.test(block['data'])) {
-        return `an ${block['type']} block needs base64 "data"`;
-      }
-      return undefined;
-    case 'resource_link':
-      if (!isString(block['uri']) || !isString(block['name']))
-        return 'a resource_link needs string "uri" and "name"';
-      if (block['size'] !== undefined && typeof block['size'] !== 'number')
-        return 'resource_link "size" must be a number';
-      return undefined;
-    case 'resource': {
-      const r = block['resource'];
-      if (!isPlainObject(r) || !isString(r['uri']))
-        return 'an embedded resource needs a "resource" with a string "uri"';
-      const hasText = isString(r['text']);
-      const hasBlob = isString(r['blob']) && BASE64.test(r['blob']);
-      if (hasText === hasBlob)
-        return 'an embedded resource needs either string "text" or base64 "blob"';
-      return undefined;
-    }
-    default:
-      return `has an unknown content type ${JSON.stringify(block['type'])}`;
-  }
-}
 
 /** What the handler returned, normalised, or why it cannot be sent. */
 export type CheckedResult = { ok: true; result: CallToolResult } | { ok: false; problem: string };
@@ -86,7 +19,7 @@ export function checkToolResult(value: unknown): CheckedResult {
   const content = value['content'] ?? [];
   if (!Array.isArray(content)) return { ok: false, problem: '"content" must be an array' };
   for (let i = 0; i < content.length; i++) {
-    const problem = blockProblem(content[i]);
+    const problem = contentBlockProblem(content[i]);
     if (problem) return { ok: false, problem: `content[${i}] ${problem}` };
   }
   const result: CallToolResult = { content: content as ContentBlock[] };

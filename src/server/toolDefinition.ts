@@ -224,8 +224,19 @@ export function compileTool(
 export function projectedDefinition(entry: ToolEntry, version: ProtocolVersion): Tool {
   let tool = entry.projections.get(version);
   if (!tool) {
-    tool = toolForRevision(entry.definition, featuresOf(version));
+    const features = featuresOf(version);
+    tool = toolForRevision(
+      features.schemaDialects ? entry.definition : withLegacySchemas(entry),
+      features,
+    );
     entry.projections.set(version, tool);
   }
+  return tool;
+}
+
+/** The definition with the schemas a peer before 2025-11-25 receives (see ToolSchema). */
+function withLegacySchemas(entry: ToolEntry): Tool {
+  const tool: Tool = { ...entry.definition, inputSchema: entry.input.legacyJsonSchema() };
+  if (entry.output) tool.outputSchema = entry.output.legacyJsonSchema();
   return tool;
 }

@@ -39,6 +39,13 @@ export type ToolSchemaCheck = { ok: true; value: unknown } | { ok: false; issues
 export interface ToolSchema {
   /** The JSON Schema to list (root `type: "object"`). */
   readonly jsonSchema: ObjectJsonSchema;
+  /**
+   * The JSON Schema for peers before 2025-11-25, which predate SEP-1613 (2020-12 as the default
+   * dialect) and mostly read schemas as draft-07: never a `$schema`, and a Standard Schema
+   * converted for draft-07 (tuples as `items` arrays, `definitions`...) when its library can.
+   * Computed on first use: most servers never meet an older peer.
+   */
+  legacyJsonSchema(): ObjectJsonSchema;
   /** Validates a value; the `value` it returns is what the handler (or the peer) receives. */
   validate(value: unknown): ToolSchemaCheck | Promise<ToolSchemaCheck>;
 }
@@ -69,6 +76,26 @@ function standardResult(result: StandardSchemaV1.Result<unknown>): ToolSchemaChe
   };
 }
 
+/** The schema without a root `$schema` (the same object when it has none). */
+function withoutDialect(schema: ObjectJsonSchema): ObjectJsonSchema {
+  if (!('$schema' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/** The draft-07 form of a Standard Schema, or undefined when its library cannot produce one. */
+function draft07Of(
+  converter: StandardJSONSchemaV1.Converter,
+  io: 'input' | 'output',
+): ObjectJsonSchema | undefined {
+  try {
+    const converted = converter[io]({ target: 'draft-07' });
+    return converted['type'] === 'object' ? (converted as ObjectJsonSchema) : undefined;
+  } catch {
+    return undefined; // a library without that target: the 2020-12 form, minus $schema, is sent
+  }
+}
+
 function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', role: string): ToolSchema {
   const converter = (schema as unknown as { '~standard': Partial<StandardJSONSchemaV1.Props> })[
     '~standard'
@@ -86,8 +113,13 @@ function fromStandard(schema: StandardSchemaV1, io: 'input' | 'output', role: st
     );
   }
   const validate = schema['~standard'].validate.bind(schema['~standard']);
+  let legacy: ObjectJsonSchema | undefined;
   return {
     jsonSchema: jsonSchema as ObjectJsonSchema,
+    legacyJsonSchema() {
+      legacy ??= withoutDialect(draft07Of(converter, io) ?? (jsonSchema as ObjectJsonSchema));
+      return legacy;
+    },
     validate(value) {
       const result = validate(value);
       return result instanceof Promise ? result.then(standardResult) : standardResult(result);
@@ -107,8 +139,13 @@ function fromJsonSchema(schema: JsonSchemaInput, role: string): ToolSchema {
   }
   // A private deep copy: later changes to the caller's object cannot change what is listed.
   const frozen = JSON.parse(JSON.stringify(schema)) as ObjectJsonSchema;
+  let legacy: ObjectJsonSchema | undefined;
   return {
     jsonSchema: frozen,
+    legacyJsonSchema() {
+      legacy ??= withoutDialect(frozen);
+      return legacy;
+    },
     validate(value) {
       const check = compiled.validate(value);
       return check.ok ? { ok: true, value } : check;
