@@ -34,6 +34,14 @@ redis.call('PUBLISH', ARGV[5], ARGV[1])
 return 1
 `);
 
+/** KEYS: meta, session set. ARGV: session id, ttl, stream id. Records a stream before its events. */
+const OPEN_STREAM = new RedisScript(`
+redis.call('HSETNX', KEYS[1], 'session', ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[3])
+for i = 1, 2 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+return 1
+`);
+
 /** KEYS: meta. ARGV: channel, end marker. Marks a known stream ended and tells its followers. */
 const END_STREAM = new RedisScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'ended', '1') end
@@ -118,6 +126,14 @@ export class RedisEventStore implements SharedEventStore {
         this.key('evc', event.streamId),
         event.streamId,
       ],
+    );
+  }
+
+  async openStream(stream: { streamId: string; sessionId: string }): Promise<void> {
+    await OPEN_STREAM.run(
+      this.connection.redis,
+      [this.key('evm', stream.streamId), this.key('evs', stream.sessionId)],
+      [stream.sessionId, this.ttlMs, stream.streamId],
     );
   }
 

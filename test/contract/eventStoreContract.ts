@@ -52,6 +52,34 @@ export function eventStoreContract(
       expect(await store.replayAfter('not an id')).toBeUndefined();
     });
 
+    it('knows a stream opened before its first event: it can be followed from its priming id', async () => {
+      const store = await fresh();
+      expect(await store.replayAfter('early:0')).toBeUndefined();
+      await store.openStream({ streamId: 'early', sessionId: 's9' });
+      await store.openStream({ streamId: 'early', sessionId: 'other' }); // never changes owner
+      expect(await store.replayAfter('early:0')).toEqual({
+        streamId: 'early',
+        sessionId: 's9',
+        events: [],
+      });
+      const seen: string[] = [];
+      let ended = false;
+      const followed = await store.follow({
+        lastEventId: 'early:0',
+        onEvent: (e) => seen.push(e.id),
+        onEnd: () => (ended = true),
+      });
+      expect(followed?.sessionId).toBe('s9');
+      await append(store, 'early', 1, 's9');
+      await store.endStream('early');
+      for (let i = 0; i < 100 && !ended; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(seen).toEqual(['early:1']);
+      expect(ended).toBe(true);
+      followed?.stop();
+      await store.dropSession('s9');
+      expect(await store.replayAfter('early:0')).toBeUndefined();
+    });
+
     it('keeps only the newest events of a long stream', async () => {
       const store = await fresh();
       for (let i = 1; i <= 8; i++) await append(store, 'long', i);

@@ -81,6 +81,11 @@ export interface FollowedReplay {
 
 /** An event store every instance reads: streams can be resumed on another instance. */
 export interface SharedEventStore extends EventStore {
+  /**
+   * Records a stream as it opens, before its first event, so that a client resuming from the
+   * stream's priming event (a poll right after `closeStream()`) is recognised on any instance.
+   */
+  openStream(stream: { streamId: string; sessionId: string }): Promise<void>;
   /** Records that a stream gets no more events (its responses are all stored). */
   endStream(streamId: string): Promise<void>;
   /**

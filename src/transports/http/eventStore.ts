@@ -107,6 +107,13 @@ export class MemoryEventStore implements SharedEventStore {
       follower.onEvent({ id: event.eventId, message: event.message });
   }
 
+  async openStream(stream: { streamId: string; sessionId: string }): Promise<void> {
+    const now = Date.now();
+    this.sweep(now);
+    if (!this.streams.has(stream.streamId))
+      this.streams.set(stream.streamId, this.newRecord(stream.sessionId, now));
+  }
+
   async endStream(streamId: string): Promise<void> {
     const record = this.streams.get(streamId);
     if (!record || record.ended) return;

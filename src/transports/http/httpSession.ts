@@ -10,7 +10,7 @@ import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
-import { formatSseEvent, SSE_HEADERS } from './sse.js';
+import { formatSseEvent, formatSseRetry, SSE_HEADERS } from './sse.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -256,7 +256,8 @@ export class HttpSessionTransport implements Transport, StreamHost {
     const standalone = isStandaloneStream(streamId);
 
     const channel = new SseChannel();
-    channel.write(formatSseEvent({ id: lastEventId, retry: this.retryMs, data: '' }));
+    // The retry delay only: no event may repeat an id at or before Last-Event-ID.
+    channel.write(formatSseRetry(this.retryMs));
     let stop: () => void = () => {};
     let accepted = false;
     let endedEarly = false;

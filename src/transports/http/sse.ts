@@ -22,6 +22,11 @@ export function formatSseEvent(event: SseEvent): string {
   return `${text}data: ${event.data}\n\n`;
 }
 
+/** A block that only sets the client's reconnection delay (no id, no event dispatched). */
+export function formatSseRetry(retryMs: number): string {
+  return `retry: ${Math.max(0, Math.floor(retryMs))}\n\n`;
+}
+
 /** Headers of every SSE response. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',

@@ -10,7 +10,7 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/t
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
-import { formatSseEvent, SSE_HEADERS } from './sse.js';
+import { formatSseEvent, formatSseRetry, SSE_HEADERS } from './sse.js';
 
 /** What a stream needs from its session. */
 export interface StreamHost {
@@ -161,7 +161,7 @@ export class SseStream {
     if (this.mode === 'done') return;
     if (this.mode === 'pending') this.openSse();
     if (!this.connected) return;
-    this.channel?.write(`retry: ${this.host.retryMs}\n\n`);
+    this.channel?.write(formatSseRetry(this.host.retryMs));
     this.detach();
   }
 
@@ -175,8 +175,14 @@ export class SseStream {
     if (!wasDone) this.mode = 'resuming';
     const channel = this.newChannel(continuing);
     const after = afterEventId ?? `${this.id}:${this.deliveredSeq}`;
-    // Priming event: where this connection starts (so a drop before any event can resume), and retry.
-    channel.write(formatSseEvent({ id: after, retry: this.host.retryMs, data: '' }));
+    // A fresh GET gets a priming event: where this connection starts (so a drop before any event
+    // can resume) and the retry delay. A resumption gets the retry delay only: the client holds
+    // its Last-Event-ID already, and no event may repeat an id at or before it.
+    channel.write(
+      afterEventId === undefined
+        ? formatSseEvent({ id: after, retry: this.host.retryMs, data: '' })
+        : formatSseRetry(this.host.retryMs),
+    );
     await this.pendingAppends;
     const replay = await this.host.eventStore.replayAfter(after);
     let lastSeq = Number(after.slice(after.lastIndexOf(':') + 1));
@@ -225,6 +231,20 @@ export class SseStream {
     if (unread) this.announceEnd();
   }
 
+  /**
+   * Tells a shared store the stream exists before its first event: the client may resume from
+   * the priming event on another instance. Queued before the stream's appends.
+   */
+  private announceOpen(): void {
+    const store = this.host.eventStore;
+    const sessionId = this.host.sessionId;
+    if (!('openStream' in store) || sessionId === undefined) return;
+    const opened = (store as SharedEventStore).openStream({ streamId: this.id, sessionId });
+    this.pendingAppends = this.pendingAppends
+      .then(() => opened)
+      .catch((e: unknown) => this.host.report(e));
+  }
+
   private announceEnd(): void {
     const store = this.host.eventStore;
     if (!('endStream' in store)) return;
@@ -252,6 +272,7 @@ export class SseStream {
     this.settle({ status: 200, headers: { ...SSE_HEADERS, ...this.host.headers }, sse: channel });
     // The priming event: an id to resume from and the retry delay, before anything else.
     channel.write(formatSseEvent({ id: `${this.id}:0`, retry: this.host.retryMs, data: '' }));
+    this.announceOpen();
     for (const held of this.heldResponses.splice(0)) this.emit(held);
   }
 

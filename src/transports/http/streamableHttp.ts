@@ -204,12 +204,12 @@ export class StreamableHttpHandler {
     const found = this.registry.lookup(sessionId, identity);
     if (found.ok) {
       if (sessionId !== null) this.cluster?.touch(sessionId);
-      return found.session;
+      return sessionVersionProblem(exchange, found.session) ?? found.session;
     }
     if (found.failure === 'unknownSession' && this.cluster && sessionId !== null) {
       await this.cluster.ready;
       const adopted = await this.cluster.adopt(sessionId, identity);
-      if (adopted.ok) return adopted.session;
+      if (adopted.ok) return sessionVersionProblem(exchange, adopted.session) ?? adopted.session;
       if (adopted.failure === 'storeUnavailable')
         return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
           'retry-after': '1',
@@ -410,6 +410,8 @@ export class StreamableHttpHandler {
       return failureReply('methodNotAllowed', 'This server is stateless: no sessions to end', {
         allow: 'POST',
       });
+    const versionProblem = this.versionProblem(exchange);
+    if (versionProblem) return versionProblem;
     const found = await this.findSession(exchange, identity);
     if (!('transport' in found)) return found;
     if (this.cluster && found.transport.sessionId !== undefined) {
@@ -426,6 +428,24 @@ export class StreamableHttpHandler {
     await found.handle.close();
     return { status: 200, headers: {} };
   }
+}
+
+/**
+ * A request on a session must name the revision negotiated on it: a supported but different
+ * `MCP-Protocol-Version` (checked against the supported list before) is a 400. An absent header
+ * is left alone (the spec has servers assume 2025-03-26 then, for clients that predate it).
+ */
+function sessionVersionProblem(
+  exchange: HttpExchange,
+  session: LiveSession<HttpSessionTransport>,
+): HttpReply | undefined {
+  const header = exchange.header('mcp-protocol-version');
+  const negotiated = session.handle.protocolVersion;
+  if (header === null || negotiated === undefined || header === negotiated) return undefined;
+  return failureReply(
+    'badProtocolVersion',
+    `MCP-Protocol-Version ${JSON.stringify(header)} differs from the version negotiated on this session (${negotiated})`,
+  );
 }
 
 /** What the handler needs to know of a POST's messages, or why they are refused as a whole. */
