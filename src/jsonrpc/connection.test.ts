@@ -17,7 +17,7 @@ async function scripted(handler: RequestHandler = echoHandler(), batches = false
   const connection = new Connection(
     transport,
     { request: handler, notification: (n) => notifications.push(n.method) },
-    { batchesAllowed: () => batches, maxInFlight: 4 },
+    { batchesAllowed: () => batches, maxInFlight: 4, maxQueued: 2 },
   );
   await connection.start();
   return { transport, connection, notifications };
@@ -166,21 +166,59 @@ describe('Connection: malformed input is answered and the connection keeps servi
     });
   });
 
-  it('caps concurrent incoming requests and serves again once they finish', async () => {
+  it('runs at most maxInFlight handlers, queues the next ones in order, refuses beyond the queue', async () => {
     const releases: Array<() => void> = [];
-    const { transport } = await scripted(
-      () => new Promise((resolve) => releases.push(() => resolve({ done: true }))),
-    );
-    for (let i = 1; i <= 5; i++) transport.inject({ jsonrpc: '2.0', id: i, method: 'slow' });
-    expect(await transport.next()).toMatchObject({ id: 5, error: { code: ErrorCode.ServerBusy } });
-    releases.forEach((r) => r());
-    const ids: Array<{ id: number }> = [];
-    for (let i = 0; i < 4; i++) ids.push((await transport.next()) as unknown as { id: number });
-    expect(ids.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
-    transport.inject({ jsonrpc: '2.0', id: 6, method: 'slow' });
+    const started: number[] = [];
+    const { transport } = await scripted((request) => {
+      started.push(request.id as number);
+      return new Promise((resolve) => releases.push(() => resolve({ done: request.id })));
+    });
+    // 4 run, 2 wait (maxQueued 2), the 7th is refused: this transport cannot stop reading.
+    for (let i = 1; i <= 7; i++) transport.inject({ jsonrpc: '2.0', id: i, method: 'slow' });
+    expect(await transport.next()).toMatchObject({
+      id: 7,
+      error: {
+        code: ErrorCode.ServerBusy,
+        message: expect.stringMatching(/2 requests are already waiting/),
+      },
+    });
+    expect(started).toEqual([1, 2, 3, 4]);
+    releases[0]?.();
+    expect(await transport.next()).toMatchObject({ id: 1, result: { done: 1 } });
+    expect(started).toEqual([1, 2, 3, 4, 5]); // the oldest waiting request got the slot
+    for (const release of releases.slice(1)) release();
     await sleep(5);
-    releases[4]?.();
-    expect(await transport.next()).toMatchObject({ id: 6, result: { done: true } });
+    for (const release of releases.slice(4)) release();
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(((await transport.next()) as unknown as { id: number }).id);
+    expect(ids.sort()).toEqual([2, 3, 4, 5, 6]);
+    transport.inject({ jsonrpc: '2.0', id: 8, method: 'slow' });
+    await sleep(5);
+    releases[6]?.();
+    expect(await transport.next()).toMatchObject({ id: 8, result: { done: 8 } });
+  });
+
+  it('never runs a request cancelled while it waited, and answers it nothing', async () => {
+    const releases: Array<() => void> = [];
+    const started: number[] = [];
+    const { transport } = await scripted((request) => {
+      started.push(request.id as number);
+      return new Promise((resolve) => releases.push(() => resolve({ done: request.id })));
+    });
+    for (let i = 1; i <= 5; i++) transport.inject({ jsonrpc: '2.0', id: i, method: 'slow' });
+    transport.inject({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 5 },
+    });
+    for (const release of releases.splice(0)) release();
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++)
+      ids.push(((await transport.next()) as unknown as { id: number }).id);
+    expect(ids.sort()).toEqual([1, 2, 3, 4]);
+    expect(await transport.quiet(30)).toEqual([]);
+    expect(started).toEqual([1, 2, 3, 4]);
   });
 });
 

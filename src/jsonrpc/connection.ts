@@ -12,6 +12,7 @@ import { ErrorCode, LocalError, RpcError, toRpcError } from './errors.js';
 import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
 import { CANCELLED, PROGRESS } from './methods.js';
 import { PendingRequests, type GiveUpReason, type Progress } from './pendingRequests.js';
+import { RequestScheduler } from './requestScheduler.js';
 import type { MessageInfo, SendOptions, Transport } from './transport.js';
 import type {
   JsonObject,
@@ -53,8 +54,14 @@ export interface RequestOptions {
 
 /** Connection-wide options. */
 export interface ConnectionOptions {
-  /** Maximum concurrent incoming requests; more are refused with -32000. Default 64. */
+  /** Incoming requests whose handlers run at once; more wait (see `maxQueued`). Default 64. */
   maxInFlight?: number;
+  /**
+   * Incoming requests that may wait for a slot. When that many wait, a transport that can stop
+   * reading does so until half have started; one that cannot gets further requests refused with
+   * -32000. Default 1024.
+   */
+  maxQueued?: number;
   /** Default timeout of outgoing requests. Default 60 000 ms. */
   requestTimeoutMs?: number;
   /** Default hard cap on an outgoing request's total time. Default 600 000 ms. */
@@ -73,7 +80,9 @@ export interface ConnectionOptions {
 /** One JSON-RPC peer-to-peer connection. */
 export class Connection {
   private readonly pending: PendingRequests;
+  /** Incoming requests accepted and not yet answered: running, or waiting in the scheduler. */
   private readonly inFlight = new Map<RequestId, IncomingRequest>();
+  private readonly scheduler: RequestScheduler<IncomingRequest>;
   private readonly closeListeners: Array<() => void> = [];
   private nextId = 1;
   private started = false;
@@ -88,6 +97,14 @@ export class Connection {
     this.pending = new PendingRequests((id, cancellable, reason) =>
       this.onGiveUp(id, cancellable, reason),
     );
+    this.scheduler = new RequestScheduler<IncomingRequest>(
+      { maxRunning: options.maxInFlight ?? 64, maxQueued: options.maxQueued ?? 1024 },
+      {
+        ...(transport.pauseReceiving ? { pause: () => transport.pauseReceiving?.() } : {}),
+        ...(transport.resumeReceiving ? { resume: () => transport.resumeReceiving?.() } : {}),
+      },
+      { run: (entry) => this.runRequest(entry), drop: (entry) => this.dropRequest(entry) },
+    );
     transport.onmessage = (message, info) => this.receive(message, info);
     transport.ondecodeerror = (error, hint) => this.onDecodeError(error, hint);
     transport.onfailure = (id, error) => void this.pending.fail(id, error);
@@ -100,9 +117,14 @@ export class Connection {
     return this.closedFlag;
   }
 
-  /** Number of incoming requests being handled. */
+  /** Number of incoming requests being handled or waiting to be. */
   get inFlightCount(): number {
     return this.inFlight.size;
+  }
+
+  /** True when as many requests wait as may: an HTTP transport answers further ones 429. */
+  get saturated(): boolean {
+    return this.scheduler.saturated;
   }
 
   private readonly progressListeners = new Map<RequestId, (progress: Progress) => void>();
@@ -310,18 +332,21 @@ export class Connection {
       this.respond(this.errorResponse(id, ErrorCode.InvalidRequest, message), batch);
       return;
     }
-    const limit = this.options.maxInFlight ?? 64;
-    if (this.inFlight.size >= limit) {
-      const message = `Server busy: ${limit} requests are already in flight on this connection`;
-      this.respond(this.errorResponse(id, ErrorCode.ServerBusy, message), batch);
-      return;
-    }
     const entry = new IncomingRequest(request, info, batch);
     this.inFlight.set(id, entry);
+    if (!this.scheduler.admit(entry)) {
+      this.inFlight.delete(id);
+      const message = `Server busy: ${this.scheduler.queued} requests are already waiting on this connection; retry later`;
+      this.respond(this.errorResponse(id, ErrorCode.ServerBusy, message), batch);
+    }
+  }
+
+  /** Runs the handler of an admitted request (now, or when a slot frees up). */
+  private runRequest(entry: IncomingRequest): void {
     const context: IncomingRequestContext = entry;
     let outcome: JsonObject | Promise<JsonObject>;
     try {
-      outcome = this.handlers.request(request, context);
+      outcome = this.handlers.request(entry.request, context);
     } catch (error) {
       this.finishRequest(entry, { error });
       return;
@@ -336,13 +361,30 @@ export class Connection {
     }
   }
 
+  /** A request the peer cancelled while it waited: it never ran and gets no response. */
+  private dropRequest(entry: IncomingRequest): void {
+    if (this.inFlight.get(entry.id) === entry) this.inFlight.delete(entry.id);
+    entry.batch?.skip();
+  }
+
   private finishRequest(
     entry: IncomingRequest,
     outcome: { result: JsonObject } | { error: unknown },
   ): void {
-    const { id, batch } = entry;
+    const { id } = entry;
     if (this.inFlight.get(id) === entry) this.inFlight.delete(id);
-    if (entry.cancelledByPeer || this.closedFlag) {
+    if (this.closedFlag) return;
+    this.answer(entry, outcome);
+    // Answered first, then the slot goes to the next request waiting.
+    this.scheduler.finished();
+  }
+
+  private answer(
+    entry: IncomingRequest,
+    outcome: { result: JsonObject } | { error: unknown },
+  ): void {
+    const { id, batch } = entry;
+    if (entry.cancelledByPeer) {
       batch?.skip();
       return;
     }
@@ -428,6 +470,7 @@ export class Connection {
     if (this.closedFlag) return;
     this.closedFlag = true;
     this.pending.failAll(new LocalError('closed', 'Connection closed'));
+    this.scheduler.clear();
     for (const entry of this.inFlight.values()) {
       entry.cancel(new LocalError('closed', 'Connection closed'));
     }

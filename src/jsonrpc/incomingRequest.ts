@@ -32,13 +32,19 @@ export class IncomingRequest implements IncomingRequestContext {
   private early: { reason: unknown } | undefined;
 
   constructor(
-    request: JsonRpcRequest,
+    /** The request itself (kept for when it waits for a slot before its handler runs). */
+    readonly request: JsonRpcRequest,
     readonly info: MessageInfo | undefined,
     /** The batch the request arrived in, whose response it joins. */
     readonly batch: BatchCollector | undefined,
   ) {
     this.id = request.id;
     this.method = request.method;
+  }
+
+  /** True once the peer cancelled it: a request still waiting for a slot then never runs. */
+  get abandoned(): boolean {
+    return this.cancelledByPeer;
   }
 
   get inBatch(): boolean {

@@ -77,6 +77,14 @@ export interface Transport {
    * themselves in their ids, so a client's response reaching another instance is routed back.
    */
   readonly requestIdPrefix?: string;
+  /**
+   * Stop delivering incoming messages until {@link resumeReceiving} (backpressure: too many
+   * requests wait for a handler). Called by the connection; transports that cannot stop reading
+   * leave both out, and requests beyond the connection's queue are then refused.
+   */
+  pauseReceiving?(): void;
+  /** Deliver incoming messages again, starting with any held back. */
+  resumeReceiving?(): void;
   /** Told the negotiated revision once initialization is done (HTTP sends it as a header). */
   setProtocolVersion?(version: string): void;
 }

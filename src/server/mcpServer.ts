@@ -59,8 +59,14 @@ export interface ServerOptions {
   exposeErrorMessages?: boolean;
   /** Changes within this window produce one `list_changed`. Default 10 ms. */
   listChangedDebounceMs?: number;
-  /** Concurrent requests per session; more are refused. Default 64. */
+  /** Requests per session whose handlers run at once; more wait. Default 64. */
   maxInFlight?: number;
+  /**
+   * Requests per session that may wait for a handler. When that many wait, stdio stops reading
+   * and Streamable HTTP answers 429 with `Retry-After`; a transport that can do neither gets
+   * further requests refused with -32000. Default 1024.
+   */
+  maxQueued?: number;
   /** Timeout of requests the server sends to the client. Default 60 000 ms. */
   requestTimeoutMs?: number;
   /** Revisions this server accepts. Default: all four. */
@@ -165,6 +171,7 @@ export class McpServer {
       callDependencies,
       connectionOptions: {
         maxInFlight: options.maxInFlight ?? 64,
+        maxQueued: options.maxQueued ?? 1024,
         requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
       },
       sessionClosed: (session) => this.live.delete(session),

@@ -56,7 +56,7 @@ export interface SessionHost {
     cursor: string | undefined,
   ): ListToolsResult;
   readonly callDependencies: CallDependencies;
-  readonly connectionOptions: { maxInFlight: number; requestTimeoutMs: number };
+  readonly connectionOptions: { maxInFlight: number; maxQueued: number; requestTimeoutMs: number };
   sessionClosed(session: ServerSession): void;
 }
 
@@ -125,6 +125,7 @@ export class ServerSession implements SessionPort {
       },
       {
         maxInFlight: host.connectionOptions.maxInFlight,
+        maxQueued: host.connectionOptions.maxQueued,
         requestTimeoutMs: host.connectionOptions.requestTimeoutMs,
         batchesAllowed: () =>
           this.sessionInfo !== undefined && featuresOf(this.sessionInfo.protocolVersion).batches,
@@ -218,6 +219,11 @@ export class ServerSession implements SessionPort {
   /** True while requests are being handled (HTTP shutdown waits; idle reaping skips it). */
   get busy(): boolean {
     return this.connection.inFlightCount > 0;
+  }
+
+  /** True when as many requests wait as may (Streamable HTTP then answers 429). */
+  get saturated(): boolean {
+    return this.connection.saturated;
   }
 
   /** Ends the connection carrying a request's response stream, if the transport has streams. */

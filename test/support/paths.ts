@@ -11,3 +11,4 @@ export const SDK_SERVER = `${ROOT}build/test/fixtures/sdkServer.js`;
 export const SDK_CLIENT = `${ROOT}build/test/fixtures/sdkClient.js`;
 export const SDK_HTTP_SERVER = `${ROOT}build/test/fixtures/sdkHttpServer.js`;
 export const CLUSTER_SERVER = `${ROOT}build/test/fixtures/clusterServer.js`;
+export const PIPELINE_SERVER = `${ROOT}build/test/fixtures/pipelineServer.js`;

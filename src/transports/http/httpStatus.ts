@@ -20,6 +20,7 @@ export const HTTP_FAILURES = {
   conflict: { status: 409, code: ErrorCode.InvalidRequest },
   tooLarge: { status: 413, code: ErrorCode.InvalidRequest },
   unsupportedMediaType: { status: 415, code: ErrorCode.InvalidRequest },
+  busy: { status: 429, code: ErrorCode.ServerBusy },
   tooManySessions: { status: 503, code: ErrorCode.ServerBusy },
   shuttingDown: { status: 503, code: ErrorCode.ServerShuttingDown },
   storeUnavailable: { status: 503, code: ErrorCode.InternalError },

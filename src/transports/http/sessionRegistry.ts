@@ -12,6 +12,8 @@ export interface SessionHandle {
   readonly busy: boolean;
   /** The negotiated revision, once initialized. */
   readonly protocolVersion: string | undefined;
+  /** True when the session has as many requests waiting as it may (further ones get 429). */
+  readonly saturated?: boolean;
   /** Applies a state another instance saved for this session (see cluster.ts). */
   applyState?(state: JsonObject): void;
 }

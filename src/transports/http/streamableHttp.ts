@@ -324,6 +324,14 @@ export class StreamableHttpHandler {
           `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
         );
       }
+      if (checked.requestIds.length > 0 && found.handle.saturated === true) {
+        // Backpressure for a client that pipelines beyond the session's queue: it retries later.
+        return failureReply(
+          'busy',
+          'Too many requests are waiting on this session; retry after the delay given',
+          { 'retry-after': '1' },
+        );
+      }
       const reused = checked.requestIds.find((id) => session.hasPending(id));
       if (reused !== undefined)
         return failureReply('conflict', `Request id ${JSON.stringify(reused)} is already in use`);

@@ -68,4 +68,28 @@ describe('LineDecoder', () => {
     decoder.push(bytes('1}\n'));
     expect(out).toEqual(['line:{"a":1}']);
   });
+
+  it('pauses mid-chunk, holds what follows (also a partial line and the end), and resumes in order', () => {
+    const out: string[] = [];
+    const decoder: LineDecoder = new LineDecoder(
+      {
+        line: (t) => {
+          out.push(t);
+          if (t === '{"n":2}') decoder.pause(); // as a full queue would, while lines are handed over
+        },
+        oversized: () => out.push('oversized'),
+        invalidUtf8: () => out.push('invalid-utf8'),
+      },
+      1024,
+    );
+    const chunk = bytes('{"n":1}\n{"n":2}\n{"n":3}\n{"n":4');
+    decoder.push(chunk);
+    expect(out).toEqual(['{"n":1}', '{"n":2}']);
+    chunk.fill(0x20); // the caller reuses its buffer: what is held must be a copy
+    decoder.push(bytes('}\n{"n":5}\n{"n":6'));
+    decoder.end();
+    expect(out).toEqual(['{"n":1}', '{"n":2}']);
+    decoder.resume();
+    expect(out).toEqual(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}', '{"n":5}', '{"n":6']);
+  });
 });

@@ -42,6 +42,10 @@ export class LineDecoder {
   private pendingBytes = 0;
   private discarding = false;
   private readonly lenient = new TextDecoder('utf-8');
+  /** While paused, bytes not yet split into lines wait here (at most what was read before). */
+  private held: Uint8Array[] = [];
+  private paused = false;
+  private endHeld = false;
 
   constructor(
     private readonly sink: LineSink,
@@ -49,10 +53,47 @@ export class LineDecoder {
     private readonly decode: Utf8Decode = decodeUtf8Strict,
   ) {}
 
+  /**
+   * Stops emitting lines, even in the middle of a chunk: the rest of it, and any chunk pushed
+   * meanwhile, waits for {@link resume}. The reader's source should be paused too, so what waits
+   * is bounded by what had been read already.
+   */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Emits the lines held back, then carries on (it may pause again while doing so). */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    while (!this.paused) {
+      const chunk = this.held.shift();
+      if (chunk === undefined) break;
+      this.split(chunk);
+    }
+    if (!this.paused && this.endHeld) {
+      this.endHeld = false;
+      this.end();
+    }
+  }
+
   /** Feeds one chunk. */
   push(chunk: Uint8Array): void {
+    if (this.paused) {
+      // Copy: the caller may reuse its buffer.
+      this.held.push(chunk.slice());
+      return;
+    }
+    this.split(chunk);
+  }
+
+  private split(chunk: Uint8Array): void {
     let start = 0;
     for (;;) {
+      if (this.paused) {
+        if (start < chunk.length) this.held.unshift(chunk.slice(start));
+        return;
+      }
       const nl = chunk.indexOf(NEWLINE, start);
       if (nl < 0) {
         this.keep(chunk.subarray(start));
@@ -75,8 +116,12 @@ export class LineDecoder {
     }
   }
 
-  /** The stream ended: a last line without a newline still counts. */
+  /** The stream ended: a last line without a newline still counts (once resumed, if paused). */
   end(): void {
+    if (this.paused) {
+      this.endHeld = true;
+      return;
+    }
     if (!this.discarding && this.pendingBytes > 0) {
       const line = this.takePending();
       this.emit(line, 0, line.length);

@@ -56,9 +56,18 @@ export class StdioServerTransport implements Transport {
     this.decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   };
   private readonly onEnd = (): void => {
+    if (this.receivingPaused) {
+      // Requests read before the end are still waiting to be handed over: close after them.
+      this.endWhilePaused = true;
+      this.decoder.end();
+      return;
+    }
     this.decoder.end();
     void this.close();
   };
+  /** The connection asked to stop receiving: too many requests wait for a handler. */
+  private receivingPaused = false;
+  private endWhilePaused = false;
   private readonly onError = (error: Error): void => this.onerror?.(error);
   private corked = false;
   private respondedThisTick = false;
@@ -73,9 +82,30 @@ export class StdioServerTransport implements Transport {
   };
   private readonly onDrain = (): void => {
     this.waitingForDrain = false;
-    if (!this.closed) this.stdin.resume();
+    if (!this.closed && !this.receivingPaused) this.stdin.resume();
     for (const resolve of this.drainWaiters.splice(0)) resolve();
   };
+
+  /** Stops reading stdin, and stops handing over what was read but not yet decoded. */
+  pauseReceiving(): void {
+    if (this.closed || this.receivingPaused) return;
+    this.receivingPaused = true;
+    this.stdin.pause();
+    this.decoder.pause();
+  }
+
+  /** Hands over what was held back, then reads stdin again (unless stdout is still full). */
+  resumeReceiving(): void {
+    if (this.closed || !this.receivingPaused) return;
+    this.receivingPaused = false;
+    this.decoder.resume();
+    if (this.receivingPaused) return; // paused again while handing over
+    if (this.endWhilePaused) {
+      void this.close();
+      return;
+    }
+    if (!this.waitingForDrain) this.stdin.resume();
+  }
 
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
