@@ -45,10 +45,24 @@ function prepare(): string {
   return `${run.stdout}${run.stderr}`;
 }
 
-/** Marks a file as just modified (one second ahead, so the change is visible at any mtime granularity). */
-function touch(path: string): void {
-  const later = new Date(Date.now() + 1000);
-  utimesSync(join(tree, path), later, later);
+/** Which targets prepare would build now, asked of the copy's own scripts/prepare.mjs. */
+function stale(): { lib: boolean; examples: boolean } {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const m = await import('./scripts/prepare.mjs'); console.log(JSON.stringify({ lib: m.isStale('lib'), examples: m.isStale('examples') }));",
+    ],
+    { cwd: tree, encoding: 'utf8', timeout: 30_000 },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as { lib: boolean; examples: boolean };
+}
+
+/** Sets a file's mtime (one second ahead by default, visible at any mtime granularity). */
+function touch(path: string, time = new Date(Date.now() + 1000)): void {
+  utimesSync(join(tree, path), time, time);
 }
 
 describe('issue 8: the build runs only when something changed', () => {
@@ -79,25 +93,31 @@ describe('issue 8: the build runs only when something changed', () => {
     expect(second).toContain('up to date');
     expect(statSync(join(tree, 'dist/index.js')).mtimeMs).toBe(builtAt);
 
-    // A library source changed: both builds run (the examples compile against the library).
+    // Only an example changed: only the examples are stale; its old mtime back, neither is.
+    const example = 'examples/quickstart/server.ts';
+    const exampleTime = statSync(join(tree, example)).mtime;
+    touch(example);
+    expect(stale()).toEqual({ lib: false, examples: true });
+    touch(example, exampleTime);
+    expect(stale()).toEqual({ lib: false, examples: false });
+
+    // An output changed (a stray file, a removed file): the library is stale.
+    writeFileSync(join(tree, 'dist/stray.js'), '');
+    expect(stale()).toEqual({ lib: true, examples: false });
+    rmSync(join(tree, 'dist/stray.js'));
+    expect(stale()).toEqual({ lib: false, examples: false });
+    rmSync(join(tree, 'build/examples/everything/server.js'));
+    expect(stale()).toEqual({ lib: false, examples: true });
+
+    // A library source changed: both build (the examples compile against the library), each
+    // from an empty folder, so a stray output is gone.
+    writeFileSync(join(tree, 'dist/stray.js'), '');
     touch('src/server/mcpServer.ts');
     const afterSource = prepare();
     expect(afterSource).toContain('building dist/');
     expect(afterSource).toContain('building build/');
-
-    // Only an example changed: only the examples build runs.
-    touch('examples/quickstart/server.ts');
-    const afterExample = prepare();
-    expect(afterExample).not.toContain('building dist/');
-    expect(afterExample).toContain('building build/');
-
-    // An output was removed, and a stray file appeared: the library is rebuilt from scratch.
-    rmSync(join(tree, 'dist/index.js'));
-    writeFileSync(join(tree, 'dist/stray.js'), '');
-    const afterOutput = prepare();
-    expect(afterOutput).toContain('building dist/');
-    expect(existsSync(join(tree, 'dist/index.js'))).toBe(true);
     expect(existsSync(join(tree, 'dist/stray.js'))).toBe(false);
+    expect(existsSync(join(tree, 'build/examples/everything/server.js'))).toBe(true);
 
     expect(prepare()).not.toContain('building');
   }, 240_000);
