@@ -47,6 +47,11 @@ export default tseslint.config(
       'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
     },
   },
+  // Regression tests are named after their issue (test/regression/issue-8-<topic>.test.ts).
+  {
+    files: ['test/regression/**/*.ts'],
+    rules: { 'unicorn/filename-case': ['error', { case: 'kebabCase' }] },
+  },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts'],

@@ -3,22 +3,14 @@
 // `npm run conformance` runs the server suite and the four client scenarios and prints the counts.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache/conformance`;
 export const NODE22 = `${cache}/node_modules/node/bin/node`;
 export const SUITE = `${cache}/node_modules/@modelcontextprotocol/conformance/dist/index.js`;
-// The preload that keeps the suite's client-mode test servers on 127.0.0.1 (../shared/tools),
-// found beside the checkout or in the workplace; TOOLWIRE_SHARED_DIR overrides.
-const LOOPBACK = [
-  process.env.TOOLWIRE_SHARED_DIR,
-  fileURLToPath(new URL('../../shared', import.meta.url)),
-  '/work/shared',
-]
-  .filter(Boolean)
-  .map((dir) => `${dir}/tools/force-loopback.cjs`)
-  .find((file) => existsSync(file));
+// The preload that keeps the suite's client-mode test servers on 127.0.0.1 (see its header).
+export const LOOPBACK = `${root}test/conformance/forceLoopback.mjs`;
 export const CLIENT_SCENARIOS = [
   'initialize',
   'tools_call',
@@ -110,12 +102,10 @@ export function runServerSuite(url) {
 
 /** One client scenario, its test servers kept on 127.0.0.1. */
 export function runClientScenario(scenario) {
-  if (!LOOPBACK)
-    throw new Error('force-loopback.cjs was not found (../shared/tools); set TOOLWIRE_SHARED_DIR');
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
   return run(NODE22, [
-    '--require',
-    LOOPBACK,
+    '--import',
+    pathToFileURL(LOOPBACK).href,
     SUITE,
     'client',
     '--command',

@@ -1,4 +1,4 @@
-// `npm test`: prepare (install, build), then type-check, lint, format check, and run every test.
+// `npm test`: prepare (install, build what changed), then type-check, lint, format check, and run every test.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prepare } from './prepare.mjs';

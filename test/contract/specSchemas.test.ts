@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { hasDefinition, SPEC_DIR, validateDefinition } from '../support/specSchemas.js';
+import { EXAMPLES_2025_11_25, hasDefinition, validateDefinition } from '../support/specSchemas.js';
 
 // The strict schemas used to check everything toolwire sends must accept every official example.
 describe('strict spec schemas accept the official 2025-11-25 examples', () => {
-  const dir = `${SPEC_DIR}examples-2025-11-25`;
+  const dir = EXAMPLES_2025_11_25;
   for (const type of readdirSync(dir)) {
     for (const file of readdirSync(`${dir}/${type}`)) {
       it(`${type}/${file}`, () => {

@@ -1,38 +1,30 @@
 /**
- * @module Validation of messages against the official MCP JSON Schemas in ../shared/spec. The
- * official schemas leave most objects open (no `additionalProperties: false`), so a field a
- * revision does not define would pass. The strict variant closes every object that lists its
- * properties, except user-supplied JSON (tool schemas, arguments, structured content, _meta), so a
- * `title` sent to a 2024-11-05 peer fails here. The strict variant is itself checked against the
- * official examples (test/contract/specSchemas.test.ts).
+ * @module Validation of messages against the official MCP JSON Schemas, copied into test/spec/
+ * (see test/spec/README.md for their source). The official schemas leave most objects open (no
+ * `additionalProperties: false`), so a field a revision does not define would pass. The strict
+ * variant closes every object that lists its properties, except user-supplied JSON (tool schemas,
+ * arguments, structured content, _meta), so a `title` sent to a 2024-11-05 peer fails here. The
+ * strict variant is itself checked against the official examples (test/contract/specSchemas.test.ts).
+ * Nothing is read until a schema is first needed: this module is imported by the setup file of
+ * every test file, and most of them never validate a message.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import type { ProtocolVersion } from '../../src/protocol/versions.js';
 
-/**
- * The official spec material (../shared/spec): TOOLWIRE_SPEC_DIR when set, else the `shared/`
- * folder beside the checkout, else the workplace's. A missing copy fails the tests loudly.
- */
-function findSpecDir(): string {
-  const candidates = [
-    process.env['TOOLWIRE_SPEC_DIR'],
-    fileURLToPath(new URL('../../../shared/spec/', import.meta.url)),
-    '/work/shared/spec/',
-  ];
-  for (const dir of candidates) {
-    if (dir && existsSync(`${dir}/schema/2025-11-25/schema.json`))
-      return dir.endsWith('/') ? dir : `${dir}/`;
-  }
-  throw new Error(
-    `The official MCP schemas were not found (looked in ${candidates.filter(Boolean).join(', ')}). Set TOOLWIRE_SPEC_DIR.`,
-  );
-}
+/** The repository's copy of the official spec material: `<revision>/schema.json` and examples. */
+export const SPEC_DIR = fileURLToPath(new URL('../spec/', import.meta.url));
 
-export const SPEC_DIR = findSpecDir();
+/** The official examples written for the 2025-11-25 schema: `<Definition>/<name>.json`. */
+export const EXAMPLES_2025_11_25 = `${SPEC_DIR}2025-11-25/examples`;
+
+/** The official JSON Schema of one revision (the repository's copy). */
+export function schemaFile(version: ProtocolVersion): string {
+  return `${SPEC_DIR}${version}/schema.json`;
+}
 
 /** Object properties whose values are user data or open by design: never closed. */
 const OPEN = new Set([
@@ -129,9 +121,7 @@ function revision(version: ProtocolVersion, strict: boolean): RevisionSchemas {
   const key = `${version}:${strict}`;
   let r = loaded.get(key);
   if (r) return r;
-  const schema = JSON.parse(
-    readFileSync(`${SPEC_DIR}schema/${version}/schema.json`, 'utf8'),
-  ) as Node;
+  const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as Node;
   if (strict) {
     mergeAllOf((schema['$defs'] ?? schema['definitions']) as Node);
     strictify(schema);
