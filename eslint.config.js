@@ -39,11 +39,7 @@ export default tseslint.config(
       ],
       // Transports implement an async interface; some methods have nothing to await.
       '@typescript-eslint/require-await': 'off',
-      // Regression tests are named after their issue (STYLE.md §2.11): issue-8-rate-limits.test.ts.
-      'unicorn/filename-case': [
-        'error',
-        { case: 'camelCase', ignore: [/^issue-\d+-[a-z0-9-]+\.test\.ts$/] },
-      ],
+      'unicorn/filename-case': ['error', { case: 'camelCase' }],
       'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
     },
   },
