@@ -1,5 +1,6 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) against toolwire.
-// It needs Node >= 22; both come from the npm registry into .cache/conformance (installed once).
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, npm's `latest`)
+// against toolwire, plus the two SSE scenarios of 0.2.0-alpha.12 (see SSE_SCENARIOS). It needs
+// Node >= 22; all come from the npm registry into .cache/conformance (installed once).
 // `npm run conformance` runs the server suite and the four client scenarios and prints the counts.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache/conformance`;
 export const NODE22 = `${cache}/node_modules/node/bin/node`;
 export const SUITE = `${cache}/node_modules/@modelcontextprotocol/conformance/dist/index.js`;
+/** 0.2.0-alpha.12, installed under an npm alias beside 0.1.16. */
+export const NEXT_SUITE = `${cache}/node_modules/conformance-next/dist/index.js`;
+/**
+ * 0.1.16's SSE scenarios initialize at 2025-11-25 and then send `MCP-Protocol-Version:
+ * 2025-03-26` on their raw requests, which a server must refuse (400: not the version negotiated
+ * on the session). 0.2.0-alpha.12 sends the negotiated version; these two run from it instead.
+ */
+export const SSE_SCENARIOS = ['server-sse-polling', 'server-sse-multiple-streams'];
 // The preload that keeps the suite's client-mode test servers on 127.0.0.1 (see its header).
 export const LOOPBACK = `${root}test/conformance/forceLoopback.mjs`;
 export const CLIENT_SCENARIOS = [
@@ -20,7 +29,7 @@ export const CLIENT_SCENARIOS = [
 
 /** Installs Node 22 and the suite into .cache/conformance when missing; throws if it cannot. */
 export function ensureConformance() {
-  if (existsSync(NODE22) && existsSync(SUITE)) return;
+  if (existsSync(NODE22) && existsSync(SUITE) && existsSync(NEXT_SUITE)) return;
   mkdirSync(cache, { recursive: true });
   if (!existsSync(`${cache}/package.json`))
     writeFileSync(`${cache}/package.json`, '{"private":true}\n');
@@ -34,10 +43,11 @@ export function ensureConformance() {
       '--loglevel=error',
       'node@22',
       '@modelcontextprotocol/conformance@0.1.16',
+      'conformance-next@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12',
     ],
     { cwd: cache, stdio: 'inherit' },
   );
-  if (!existsSync(NODE22) || !existsSync(SUITE))
+  if (!existsSync(NODE22) || !existsSync(SUITE) || !existsSync(NEXT_SUITE))
     throw new Error(
       'The conformance suite or Node 22 could not be installed into .cache/conformance',
     );
@@ -100,6 +110,20 @@ export function runServerSuite(url) {
   ]);
 }
 
+/** One server scenario of the 0.2.0-alpha.12 suite (see SSE_SCENARIOS). */
+export function runNextServerScenario(url, scenario) {
+  return run(NODE22, [
+    NEXT_SUITE,
+    'server',
+    '--url',
+    url,
+    '--scenario',
+    scenario,
+    '-o',
+    `${cache}/results-next`,
+  ]);
+}
+
 /** One client scenario, its test servers kept on 127.0.0.1. */
 export function runClientScenario(scenario) {
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
@@ -125,9 +149,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   ensureConformance();
   const server = await startConformanceServer();
   const result = await runServerSuite(server.url);
+  const sse = [];
+  for (const scenario of SSE_SCENARIOS)
+    sse.push([scenario, await runNextServerScenario(server.url, scenario)]);
   await server.stop();
   console.log(result.output.slice(result.output.indexOf('=== SUMMARY ===')));
   let failed = result.code !== 0;
+  for (const [scenario, r] of sse) {
+    console.log(
+      `0.2.0-alpha.12 ${scenario}: ${/Passed: .*/.exec(r.output)?.[0] ?? 'no result'} (exit ${r.code})`,
+    );
+    failed ||= r.code !== 0;
+  }
   for (const scenario of CLIENT_SCENARIOS) {
     const r = await runClientScenario(scenario);
     console.log(
