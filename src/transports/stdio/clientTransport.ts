@@ -81,6 +81,18 @@ export class StdioClientTransport implements Transport {
     return this.exit;
   }
 
+  /**
+   * How the server process ended, waiting up to `ms` for it to end (a write to a server that just
+   * died can fail before its exit is reported). Undefined if it is still running then.
+   */
+  async waitForExit(ms: number): Promise<ExitStatus | undefined> {
+    if (this.exit || !this.exited) return this.exit;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+    return this.exit;
+  }
+
   /** The child's stderr when `stderr: 'pipe'`. */
   get stderr(): Readable | null {
     return this.child?.stderr ?? null;
