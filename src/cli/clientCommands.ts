@@ -83,7 +83,7 @@ async function withSession<T>(
         : {}),
     };
     if (stdio && command.target.kind === 'command') {
-      context.command = [command.target.command, ...command.target.args].join(' ');
+      context.command = [command.target.command, ...command.target.args];
       const exit = await stdio.waitForExit(500);
       if (exit) context.exit = exit;
       context.stderrTail = stdio.stderrTail;
@@ -114,7 +114,8 @@ export function unknownTool(name: string, tools: readonly Tool[]): CliFailure {
     name,
     tools.map((t) => t.name),
   );
-  const shown = names.slice(0, NAMES_SHOWN).join(', ');
+  // Names come from the server: one per line-safe piece, so none can fake a line of its own.
+  const shown = names.slice(0, NAMES_SHOWN).map(terminalLine).join(', ');
   const more = names.length > NAMES_SHOWN ? `, and ${names.length - NAMES_SHOWN} more` : '';
   return new CliFailure({
     kind: 'unknown-tool',

@@ -42,8 +42,8 @@ export class CliFailure extends Error {
 
 /** What the failing command knew about its server, to name it in the message. */
 export interface FailureContext {
-  /** `node server.js` for a stdio server. */
-  command?: string;
+  /** The command line of a stdio server, as words. */
+  command?: readonly string[];
   /** How the stdio server ended, and its last stderr lines. */
   exit?: ExitStatus;
   stderrTail?: string;
@@ -63,6 +63,13 @@ function mib(bytes: number): string {
   return bytes % 1024 ** 2 === 0 ? `${bytes / 1024 ** 2} MiB` : `${bytes} bytes`;
 }
 
+/** Words as a shell would need them: quoted when they hold anything but plain characters. */
+export function shellWords(words: readonly string[]): string {
+  return words
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+}
+
 function serverExited(exit: ExitStatus, context: FailureContext): Failure {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   const tail = context.stderrTail ?? '';
@@ -74,7 +81,7 @@ function serverExited(exit: ExitStatus, context: FailureContext): Failure {
     : '';
   return {
     kind: 'server-exited',
-    message: `the server${context.command ? ` (${context.command})` : ''} ${how}${quoted}`,
+    message: `the server${context.command ? ` (${shellWords(context.command)})` : ''} ${how}${quoted}`,
     exitCode: EXIT.failure,
     details: { exitCode: exit.code, signal: exit.signal, stderr: tail },
   };
@@ -122,7 +129,14 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       case 'send-failed':
       case 'not-connected':
         return { kind: 'connection', message, exitCode: EXIT.failure, details };
-      default:
+      case 'aborted':
+      case 'capability-missing':
+      case 'denied':
+      case 'invalid-output':
+      case 'invalid-response':
+      case 'invalid-tool':
+      case 'pagination-loop':
+      case 'unsupported-version':
         return { kind: 'protocol', message, exitCode: EXIT.failure, details };
     }
   }
@@ -141,7 +155,9 @@ export interface FailureOutput {
  */
 export function printFailure(failure: Failure, out: FailureOutput, jsonOutput: boolean): number {
   const text = terminalText(failure.message);
-  const prefixed = failure.kind === 'usage' ? text : `toolwire: ${text}`;
+  // Usage messages start with the command they are about (`call: ...`).
+  const prefixed =
+    failure.kind === 'usage' || failure.kind === 'unknown-tool' ? text : `toolwire: ${text}`;
   out.stderr.write(`${prefixed}\n`);
   if (jsonOutput)
     out.stdout.write(

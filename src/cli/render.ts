@@ -42,7 +42,8 @@ export function behaviourOf(tool: Tool): string[] {
 export function renderTool(tool: Tool): string {
   const display = tool.title ?? tool.annotations?.title;
   const lines = [display && display !== tool.name ? `${tool.name} (${display})` : tool.name];
-  if (tool.description) lines.push(`  ${tool.description.trim().replace(/\s*\n\s*/g, ' ')}`);
+  if (typeof tool.description === 'string' && tool.description.trim() !== '')
+    lines.push(`  ${tool.description.trim().replace(/\s*\n\s*/g, ' ')}`);
   const properties = (tool.inputSchema.properties ?? {}) as Record<
     string,
     { description?: string }

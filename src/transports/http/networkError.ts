@@ -23,15 +23,18 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)
 
 /** A request that could not reach the server at all (no HTTP status came back). */
 export class ConnectionError extends LocalError {
+  /** The URL the request went to. */
+  readonly url: string;
+  /** The system's code (`ECONNREFUSED`, `ENOTFOUND`, `DEPTH_ZERO_SELF_SIGNED_CERT`...), if known. */
+  readonly errno: string | undefined;
+
   constructor(
-    /** The URL the request went to. */
-    readonly url: string,
-    /** The system's code (`ECONNREFUSED`, `ENOTFOUND`, `DEPTH_ZERO_SELF_SIGNED_CERT`...), if known. */
-    readonly errno: string | undefined,
     message: string,
-    options: { cause: unknown },
+    details: { url: string; errno: string | undefined; cause: unknown },
   ) {
-    super('transport', message, options);
+    super('transport', message, { cause: details.cause });
+    this.url = details.url;
+    this.errno = details.errno;
   }
 
   /**
@@ -58,7 +61,7 @@ function rootCause(error: unknown, depth = 0): { code?: string; message: string 
     rootCause(e.cause, depth + 1) ??
     (Array.isArray(e.errors) ? rootCause(e.errors[0], depth + 1) : undefined);
   if (inner?.code !== undefined) return inner;
-  const message = typeof e.message === 'string' ? e.message : String(error);
+  const message = typeof e.message === 'string' ? e.message : 'the request failed';
   if (typeof e.code === 'string') return { code: e.code, message };
   return inner ?? { message };
 }
@@ -76,5 +79,9 @@ export function connectionError(method: string, url: URL, error: unknown): unkno
   const code = root.code;
   const detail =
     code === undefined || root.message.includes(code) ? root.message : `${root.message} (${code})`;
-  return new ConnectionError(url.href, code, `${method} ${url.href}: ${detail}`, { cause: error });
+  return new ConnectionError(`${method} ${url.href}: ${detail}`, {
+    url: url.href,
+    errno: code,
+    cause: error,
+  });
 }

@@ -381,7 +381,11 @@ export class StreamableHttpClientTransport implements Transport {
     const why = last ? `: ${last.error.message}` : '';
     const message = `The response stream from ${this.url.href} was lost and ${attempts} reconnection${attempts === 1 ? '' : 's'} failed${why}`;
     return last?.error instanceof ConnectionError
-      ? new ConnectionError(this.url.href, last.error.errno, message, { cause: last.error })
+      ? new ConnectionError(message, {
+          url: this.url.href,
+          errno: last.error.errno,
+          cause: last.error,
+        })
       : new LocalError('transport', message, last ? { cause: last.error } : undefined);
   }
 
