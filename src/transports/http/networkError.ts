@@ -75,7 +75,9 @@ export function connectionError(method: string, url: URL, error: unknown): unkno
   if (error instanceof ConnectionError) return error;
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
     return error;
-  const root = rootCause(error) ?? { message: String(error) };
+  const root = rootCause(error) ?? { message: 'the request failed' };
+  // OpenSSL's text names its source file and line: keep only the reason.
+  root.message = (/SSL routines:[^:]*:([^:]+):/.exec(root.message)?.[1] ?? root.message).trim();
   const code = root.code;
   const detail =
     code === undefined || root.message.includes(code) ? root.message : `${root.message} (${code})`;
