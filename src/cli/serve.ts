@@ -40,7 +40,7 @@ export async function loadServer(
   context: ServeContext = {},
 ): Promise<McpServer> {
   const file = isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath);
-  if (isTypeScript(file)) prepareTypeScript(file);
+  if (isTypeScript(file)) await prepareTypeScript(file);
   // Under `serve --watch`: tell the supervisor each file the module loads (after tsx's hooks).
   const loadedAll = reportLoadedFiles();
   let loaded: Record<string, unknown>;

@@ -6,7 +6,10 @@
  * or 22.6 with --experimental-strip-types), which handles erasable syntax only. Otherwise a
  * usage error says what to install.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { UsageError } from './argValues.js';
 
 /** The part of tsx's APIs used here (`tsx/esm/api` and `tsx/cjs/api`: `register()`). */
@@ -26,16 +29,39 @@ function nodeStripsTypes(): boolean {
   return process.execArgv.some((a) => /^--experimental-(strip|transform)-types$/.test(a));
 }
 
-function findTsx(fromFiles: readonly string[]): { esm: TsxRegister; cjs: TsxRegister } | undefined {
-  for (const from of fromFiles) {
+/** The file a package's `exports` entry names for `import`, if it is a plain one. */
+function importTarget(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const target = (entry as { import?: unknown }).import;
+  if (typeof target === 'string') return target;
+  const nested = (target as { default?: unknown } | undefined)?.default;
+  return typeof nested === 'string' ? nested : undefined;
+}
+
+/**
+ * tsx's ESM and CommonJS APIs as installed for the module's project, else for toolwire. The ESM
+ * API must be imported as ESM (its CommonJS build cannot find its own hooks), so it is located
+ * through tsx's package.json `exports` from the module's folder.
+ */
+async function findTsx(
+  moduleFile: string,
+): Promise<{ esm: TsxRegister; cjs: TsxRegister } | undefined> {
+  for (const from of [moduleFile, import.meta.url]) {
     try {
       const require = createRequire(from);
-      return {
-        esm: require('tsx/esm/api') as TsxRegister,
-        cjs: require('tsx/cjs/api') as TsxRegister,
+      const manifest = require.resolve('tsx/package.json');
+      const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+        exports?: Record<string, unknown>;
       };
+      const esmApi = importTarget(exports?.['./esm/api']);
+      if (esmApi === undefined) continue;
+      const esm = (await import(
+        pathToFileURL(join(dirname(manifest), esmApi)).href
+      )) as TsxRegister;
+      return { esm, cjs: require('tsx/cjs/api') as TsxRegister };
     } catch {
-      // Not installed there: try the next place.
+      // Not installed there (or unusable): try the next place.
     }
   }
   return undefined;
@@ -45,8 +71,8 @@ function findTsx(fromFiles: readonly string[]): { esm: TsxRegister; cjs: TsxRegi
  * Makes `import()` of a TypeScript module work in this process; says which way.
  * @param moduleFile the module's absolute path (tsx is looked up from its folder first)
  */
-export function prepareTypeScript(moduleFile: string): 'tsx' | 'node' {
-  const tsx = findTsx([moduleFile, import.meta.url]);
+export async function prepareTypeScript(moduleFile: string): Promise<'tsx' | 'node'> {
+  const tsx = await findTsx(moduleFile);
   if (tsx) {
     // Both: a .ts file in a package without "type": "module" is compiled as CommonJS.
     tsx.esm.register();

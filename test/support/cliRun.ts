@@ -18,7 +18,11 @@ export interface CliRun {
 
 /** Runs `toolwire ...args` to its end (20 s at most). */
 export function toolwire(...args: string[]): CliRun {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
