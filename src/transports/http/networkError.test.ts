@@ -97,7 +97,10 @@ function droppingServer(get: () => Promise<Response>): { fetch: typeof fetch; ge
       gets += 1;
       return get();
     }
-    const body = JSON.parse(String(init?.body)) as { id?: number; method: string };
+    const body = JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as {
+      id?: number;
+      method: string;
+    };
     if (body.id === undefined) return new Response(null, { status: 202 });
     let pulls = 0;
     const stream = new ReadableStream<Uint8Array>({
