@@ -46,6 +46,8 @@ function transportFor(target: ServerTarget, maxMessageBytes: number | undefined)
         command: target.command,
         args: target.args,
         stderr: 'forward',
+        // Ctrl-C is for this program: it cancels the call, then shuts the server down in order.
+        detached: true,
         ...limit,
       });
 }
@@ -146,6 +148,7 @@ export async function callCommand(command: CallCommand, io: CommandIo): Promise<
         ...(command.task ? { task: true } : {}),
         // The client reports each status change once, in order, the terminal one included.
         ontaskstatus: (task) => {
+          if (interrupt.interrupted) return; // the call is being cancelled: its end is ours to tell
           bar.done();
           const message = task.statusMessage === undefined ? '' : `: ${task.statusMessage}`;
           io.stderr.write(terminalLine(`task ${task.taskId} ${task.status}${message}`) + '\n');

@@ -32,6 +32,13 @@ export interface StdioClientOptions {
   maxMessageBytes?: number;
   /** Deepest accepted nesting. Default 64. */
   maxDepth?: number;
+  /**
+   * Run the server in its own session and process group (POSIX; ignored on Windows), so signals a
+   * terminal sends to the foreground group (Ctrl-C) reach this process only, which can then
+   * cancel what runs and shut the server down in order. The server still ends when this process
+   * dies: its stdin closes. Default false.
+   */
+  detached?: boolean;
   /** How long to wait after closing stdin, then after SIGTERM. Default 2000 ms each. */
   shutdownGraceMs?: number;
 }
@@ -115,6 +122,7 @@ export class StdioClientTransport implements Transport {
       cwd: this.options.cwd,
       stdio: ['pipe', 'pipe', stderrMode === 'forward' ? 'pipe' : stderrMode],
       windowsHide: true,
+      detached: this.options.detached === true && process.platform !== 'win32',
     });
     this.child = child;
     this.exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
