@@ -13,6 +13,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import { LineDecoder } from '../stdio.js';
 import type { ServeCommand } from './args.js';
@@ -86,6 +87,23 @@ class FileSet {
   }
 }
 
+/** Splits a stream into lines for the relay; what cannot be a message is dropped, and said. */
+function readLines(
+  stream: Readable,
+  source: { from: string; log: (message: string) => void },
+  line: (text: string) => void,
+): void {
+  const lines = new LineDecoder(
+    {
+      line,
+      oversized: () => source.log(`dropped a message from ${source.from} longer than 64 MiB`),
+      invalidUtf8: () => source.log(`dropped a message from ${source.from} that is not UTF-8`),
+    },
+    RELAY_LINE_BYTES,
+  );
+  stream.on('data', (chunk: Buffer) => lines.push(chunk));
+}
+
 /** Runs the server as a child process, restarting it on changes, until SIGINT/SIGTERM. */
 export async function superviseWatch(command: ServeCommand): Promise<number> {
   const stdio = command.mode.kind === 'stdio';
@@ -126,15 +144,7 @@ export async function superviseWatch(command: ServeCommand): Promise<number> {
     if (relay && proc.stdout && proc.stdin) {
       const stdin = proc.stdin;
       stdin.on('error', () => {});
-      const lines = new LineDecoder(
-        {
-          line: (text) => relay.fromServer(text),
-          oversized: () => log('dropped a message from the server longer than 64 MiB'),
-          invalidUtf8: () => log('dropped a message from the server that is not UTF-8'),
-        },
-        RELAY_LINE_BYTES,
-      );
-      proc.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+      readLines(proc.stdout, { from: 'the server', log }, (text) => relay.fromServer(text));
       relay.serverStarted((line) => void stdin.write(line + '\n'));
     }
   };
@@ -173,15 +183,7 @@ export async function superviseWatch(command: ServeCommand): Promise<number> {
     process.once('SIGINT', finish);
     process.once('SIGTERM', finish);
     if (relay) {
-      const lines = new LineDecoder(
-        {
-          line: (text) => relay.fromClient(text),
-          oversized: () => log('dropped a message from the client longer than 64 MiB'),
-          invalidUtf8: () => log('dropped a message from the client that is not UTF-8'),
-        },
-        RELAY_LINE_BYTES,
-      );
-      process.stdin.on('data', (chunk: Buffer) => lines.push(chunk));
+      readLines(process.stdin, { from: 'the client', log }, (text) => relay.fromClient(text));
       // The client is gone: end the server the way it would end without the supervisor.
       process.stdin.on('end', () => {
         stopping = true;

@@ -2,8 +2,8 @@
 // exit code or signal of a stdio server that died and the end of its stderr; an unknown tool is a
 // usage error (exit 2) listing the tools, closest first; --json-output prints a JSON error object
 // on stdout for every failure.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp, toolwire } from '../support/cliRun.js';
+import { describe, expect, it } from 'vitest';
+import { toolwire, useHttpServer } from '../support/cliRun.js';
 import { EVERYTHING } from '../support/paths.js';
 
 const server = ['--', process.execPath, EVERYTHING];
@@ -72,17 +72,10 @@ describe('a stdio server that dies', () => {
 });
 
 describe('an HTTP server', () => {
-  let http: Awaited<ReturnType<typeof serveHttp>>;
-  beforeAll(async () => {
-    http = await serveHttp(EVERYTHING);
-  });
-  afterAll(async () => {
-    http.child.kill('SIGTERM');
-    await http.child.exited;
-  });
+  const httpUrl = useHttpServer(EVERYTHING);
 
   it('spoken to in TLS that does not speak it: the URL and the TLS error code', () => {
-    const tls = http.url.replace(/^http:/, 'https:');
+    const tls = httpUrl().replace(/^http:/, 'https:');
     const r = toolwire('list', '--json-output', tls);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`POST ${tls}: `);
@@ -96,9 +89,9 @@ describe('an HTTP server', () => {
   });
 
   it('given arguments that do not fit the tool: a usage error, also as JSON', () => {
-    const r = toolwire('call', 'add', '--json', '{"a":1,"b":2}', '--json-output', http.url);
+    const r = toolwire('call', 'add', '--json', '{"a":1,"b":2}', '--json-output', httpUrl());
     expect(r.code).toBe(0);
-    const bad = toolwire('call', 'add', '--arg', 'a=x', '--json-output', http.url);
+    const bad = toolwire('call', 'add', '--arg', 'a=x', '--json-output', httpUrl());
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toEqual({
       error: { kind: 'usage', message: 'call: --arg a: expected number, got "x"' },

@@ -1,26 +1,19 @@
 // Issue 8: the client's message size limit was fixed at 4 MiB while a server may send more.
 // `--max-message-bytes` raises it (for stdio and HTTP), and the error when a message is too large
 // names the limit and the flag.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_SERVER, serveHttp, toolwire } from '../support/cliRun.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_SERVER, toolwire, useHttpServer } from '../support/cliRun.js';
 import { CLI } from '../support/paths.js';
 
 const FIVE_MIB = 5 * 1024 * 1024;
 const stdio = ['--', process.execPath, CLI, 'serve', CLI_SERVER];
 
 describe('--max-message-bytes', () => {
-  let http: Awaited<ReturnType<typeof serveHttp>>;
-  beforeAll(async () => {
-    http = await serveHttp(CLI_SERVER);
-  });
-  afterAll(async () => {
-    http.child.kill('SIGTERM');
-    await http.child.exited;
-  });
+  const httpUrl = useHttpServer(CLI_SERVER);
 
   it.each([
     ['stdio', () => stdio],
-    ['HTTP', () => [http.url]],
+    ['HTTP', () => [httpUrl()]],
   ])('over %s: a 5 MiB result fails at 4 MiB, naming the limit and the flag', (_name, target) => {
     const r = toolwire('call', 'big', '--arg', `bytes=${FIVE_MIB}`, '--json-output', ...target());
     expect(r.code).toBe(3);
@@ -35,7 +28,7 @@ describe('--max-message-bytes', () => {
 
   it.each([
     ['stdio', () => stdio],
-    ['HTTP', () => [http.url]],
+    ['HTTP', () => [httpUrl()]],
   ])('over %s: --max-message-bytes 8MiB receives it', (_name, target) => {
     const r = toolwire(
       'call',

@@ -1,9 +1,9 @@
 // Issue 8: `call` printed a task's status going backwards (working, completed, working) when a
 // poll answer overtook a status notification, and over HTTP it never printed the terminal status
 // (the tasks/result answer overtakes the notification, which travels on the GET stream).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../support/paths.js';
-import { serveHttp, toolwire } from '../support/cliRun.js';
+import { toolwire, useHttpServer } from '../support/cliRun.js';
 
 /** The statuses a run printed on stderr, in order, checking they all name one task. */
 function statuses(stderr: string): string[] {
@@ -14,18 +14,11 @@ function statuses(stderr: string): string[] {
 }
 
 describe('call prints each task status change once, in order, ending with the terminal one', () => {
-  let http: Awaited<ReturnType<typeof serveHttp>>;
-  beforeAll(async () => {
-    http = await serveHttp(EVERYTHING);
-  });
-  afterAll(async () => {
-    http.child.kill('SIGTERM');
-    await http.child.exited;
-  });
+  const httpUrl = useHttpServer(EVERYTHING);
 
   it('over HTTP', () => {
     for (let run = 0; run < 3; run++) {
-      const r = toolwire('call', 'report', '--arg', 'sections=2', '--arg', 'delayMs=20', http.url);
+      const r = toolwire('call', 'report', '--arg', 'sections=2', '--arg', 'delayMs=20', httpUrl());
       expect(r.code).toBe(0);
       expect(statuses(r.stderr)).toEqual(['working', 'completed']);
     }

@@ -3,6 +3,7 @@
  * time limit, or as a child process to signal, plus the fixtures those tests serve.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { CLI, ROOT } from './paths.js';
 
 export const CLI_SERVER = `${ROOT}build/test/fixtures/cliServer.js`;
@@ -74,4 +75,23 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Serves `module` over HTTP for the tests of the enclosing `describe` (started before them,
+ * stopped after them); returns a getter of its /mcp URL.
+ */
+export function useHttpServer(module: string): () => string {
+  let served: Awaited<ReturnType<typeof serveHttp>> | undefined;
+  beforeAll(async () => {
+    served = await serveHttp(module);
+  });
+  afterAll(async () => {
+    served?.child.kill('SIGTERM');
+    await served?.child.exited;
+  });
+  return () => {
+    if (!served) throw new Error('the HTTP server is not running');
+    return served.url;
+  };
 }
