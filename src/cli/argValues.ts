@@ -1,5 +1,5 @@
 /**
- * @module Reading option values (headers, sizes) and turning `util.parseArgs` failures into usage
+ * @module Reading option values (headers, sizes, `--json`, `--arg`) and turning `util.parseArgs` failures into usage
  * errors in the program's own words, with a pointer to the command's help.
  */
 import { suggestion } from './closest.js';
@@ -24,6 +24,29 @@ export function headersOf(
     headers[entry.slice(0, colon).trim().toLowerCase()] = entry.slice(colon + 1).trim();
   }
   return headers;
+}
+
+/** Reads `call --json '{...}'`: a JSON object, or a usage error. */
+export function jsonArguments(raw: string | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new UsageError('call: --json is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('call: --json must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** Reads `call --arg key=value` entries as raw pairs (typed later from the input schema). */
+export function argPairs(entries: readonly string[] | undefined): Array<[string, string]> {
+  return (entries ?? []).map((entry): [string, string] => {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`call: --arg needs key=value (got ${JSON.stringify(entry)})`);
+    return [entry.slice(0, eq), entry.slice(eq + 1)];
+  });
 }
 
 const UNITS: Record<string, number> = {

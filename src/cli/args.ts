@@ -4,7 +4,14 @@
  * (argValues.ts) and the help texts live in usage.ts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { headersOf, parseArgsFailure, parseByteSize, UsageError } from './argValues.js';
+import {
+  argPairs,
+  headersOf,
+  jsonArguments,
+  parseArgsFailure,
+  parseByteSize,
+  UsageError,
+} from './argValues.js';
 import { suggestion } from './closest.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
@@ -228,19 +235,6 @@ function parseList(own: string[], target: string[] | undefined): ListCommand {
   };
 }
 
-function jsonArguments(raw: string | undefined): Record<string, unknown> | undefined {
-  if (raw === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new UsageError('call: --json is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new UsageError('call: --json must be a JSON object');
-  return value as Record<string, unknown>;
-}
-
 function parseCall(own: string[], target: string[] | undefined): CallCommand {
   const parsed = parseOwn(own, CALL_OPTIONS, 'call');
   const [tool, url, extra] = parsed.positionals;
@@ -248,14 +242,7 @@ function parseCall(own: string[], target: string[] | undefined): CallCommand {
     throw new UsageError(
       'call: give exactly one tool name, and a URL or a command after "--" (see toolwire call --help)',
     );
-  const pairs = ((parsed.values['arg'] as string[] | undefined) ?? []).map(
-    (entry): [string, string] => {
-      const eq = entry.indexOf('=');
-      if (eq <= 0)
-        throw new UsageError(`call: --arg needs key=value (got ${JSON.stringify(entry)})`);
-      return [entry.slice(0, eq), entry.slice(eq + 1)];
-    },
-  );
+  const pairs = argPairs(parsed.values['arg'] as string[] | undefined);
   const rawTimeout = parsed.values['timeout'] as string | undefined;
   const timeoutMs = rawTimeout === undefined ? undefined : Number(rawTimeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
