@@ -171,6 +171,8 @@ export async function superviseWatch(command: ServeCommand): Promise<number> {
     restarting = undefined;
   };
 
+  if (command.mode.kind === 'http' && command.mode.port === 0)
+    log('with --http 0 each restart listens on a new port: give a port number to keep one');
   start();
   return new Promise<number>((done) => {
     const finish = (): void => {
