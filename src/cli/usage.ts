@@ -50,8 +50,11 @@ const TOPICS: Record<HelpTopic, { usage: string[]; about: string; options: Rows 
     about: `Serve the McpServer a module exports (its default export, or --export <name>; a function
 returning one works too) over stdio, or over Streamable HTTP at /mcp with --http (and the
 2024-11-05 HTTP+SSE transport at /sse). The module may be JavaScript or TypeScript (.ts, .mts:
-run by Node's type stripping where this Node has it, else by the optional tsx package). Over
-stdio, anything the module prints goes to stderr: stdout carries MCP messages only.`,
+run by the optional tsx package when it is installed, else by Node's type stripping where this
+Node has it). Over stdio, anything the module prints goes to stderr: stdout carries MCP messages
+only. With --watch, the server restarts when the module or a local file it loaded changes: over
+HTTP on the same port, over stdio behind a relay that keeps the client connected and tells it
+the tool list changed.`,
     options: [
       ['--export <name>', 'The export holding the server (default: default, then server)'],
       ['--http <port>', 'Serve over HTTP on this port (0 picks a free one)'],
