@@ -64,6 +64,7 @@ export {
   HttpStatusError,
 } from './transports/http/streamableClient.js';
 export type { StreamableHttpClientOptions } from './transports/http/streamableClient.js';
+export { ConnectionError } from './transports/http/networkError.js';
 export { LegacySseClientTransport } from './transports/http/legacySseClient.js';
 export type { LegacySseClientOptions } from './transports/http/legacySseClient.js';
 export { HttpClientTransport } from './transports/http/httpClient.js';

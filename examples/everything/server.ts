@@ -20,13 +20,19 @@ import { StdioServerTransport } from 'toolwire/stdio';
 import * as z from 'zod';
 import { PNG_1X1, toneWav } from './media.js';
 
+// Each wait removes its listener: a long tool sleeping in a loop would otherwise pile them up
+// on the call's signal (and Node warns past 10).
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal.reason as Error);
-    });
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /** Options of {@link createEverythingServer}. */

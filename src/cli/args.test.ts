@@ -10,6 +10,7 @@ describe('parseCommand', () => {
       module: 'srv.js',
       exportName: undefined,
       mode: { kind: 'stdio' },
+      watch: false,
     });
     expect(
       parseCommand([
@@ -58,6 +59,7 @@ describe('parseCommand', () => {
         headers: { authorization: 'Bearer x' },
       },
       jsonOutput: false,
+      maxMessageBytes: undefined,
     });
     expect(parseCommand(['call', 'add', 'https://example.com/mcp', '--arg', 'a=1'])).toMatchObject({
       tool: 'add',
@@ -70,6 +72,7 @@ describe('parseCommand', () => {
       kind: 'list',
       target: { kind: 'command', command: 'node', args: ['s.js', '--verbose'] },
       jsonOutput: false,
+      maxMessageBytes: undefined,
     });
     expect(
       parseCommand([
@@ -99,8 +102,9 @@ describe('parseCommand', () => {
       jsonOutput: true,
       timeoutMs: 500,
       task: false,
+      maxMessageBytes: undefined,
     });
-    expect(parseCommand([])).toEqual({ kind: 'help' });
+    expect(parseCommand([])).toEqual({ kind: 'help', topic: undefined });
   });
 
   it.each([
@@ -112,7 +116,7 @@ describe('parseCommand', () => {
     [['call', 't', '--json', '[1]', '--', 's'], /JSON object/],
     [['call', 't', '--json', '{bad', '--', 's'], /not valid JSON/],
     [['call', 't', '--timeout', '-1', '--', 's'], /--timeout/],
-    [['call', 't', '--unknown', '--', 's'], /Unknown option/],
+    [['call', 't', '--unknown', '--', 's'], /unknown option --unknown/],
     [['serve'], /exactly one module/],
     [['serve', 'm.js', '--http', 'eighty'], /port number/],
     [['serve', 'm.js', '--stateless'], /--http only/],

@@ -1,8 +1,21 @@
 /**
  * @module Parsing the command line into one command object. Pure: no I/O, so every form and
- * every mistake is unit-tested. Uses Node's built-in `util.parseArgs`.
+ * every mistake is unit-tested. Uses Node's built-in `util.parseArgs`; its errors are reworded
+ * (argValues.ts) and the help texts live in usage.ts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import {
+  argPairs,
+  headersOf,
+  jsonArguments,
+  parseArgsFailure,
+  parseByteSize,
+  UsageError,
+} from './argValues.js';
+import { suggestion } from './closest.js';
+import { HELP_TOPICS, type HelpTopic } from './usage.js';
+
+export { UsageError } from './argValues.js';
 
 /** How `serve` exposes the server. */
 export type ServeMode =
@@ -24,6 +37,8 @@ export interface ServeCommand {
   module: string;
   exportName: string | undefined;
   mode: ServeMode;
+  /** `--watch`: restart the server when the module or a file it imports changes. */
+  watch: boolean;
 }
 
 /** Where the server to talk to is: a command to spawn (stdio) or a URL (HTTP). */
@@ -36,6 +51,8 @@ export interface ListCommand {
   kind: 'list';
   target: ServerTarget;
   jsonOutput: boolean;
+  /** `--max-message-bytes`: the client's message size limit (default: the transport's 4 MiB). */
+  maxMessageBytes: number | undefined;
 }
 
 /** `toolwire call <tool> [--arg k=v ...] [--json '{...}'] <url> | -- <command> [args...]` */
@@ -50,45 +67,22 @@ export interface CallCommand {
   timeoutMs: number | undefined;
   /** `--task`: run as a task when the tool allows it (tools that require it always are). */
   task: boolean;
+  maxMessageBytes: number | undefined;
 }
 
-/** `toolwire help` or no arguments. */
+/** `toolwire help [command]`, `toolwire <command> --help`, or no arguments. */
 export interface HelpCommand {
   kind: 'help';
+  topic: HelpTopic | undefined;
+}
+
+/** `toolwire --version` */
+export interface VersionCommand {
+  kind: 'version';
 }
 
 /** Any parsed command. */
-export type Command = ServeCommand | ListCommand | CallCommand | HelpCommand;
-
-/** A usage mistake; the message says what is wrong. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-/** Usage text. */
-export const USAGE = `toolwire: MCP tools from the command line
-
-  toolwire serve <module> [--export <name>]
-      Serve the McpServer a module exports (default export, or --export name) over stdio.
-  toolwire serve <module> --http <port> [--host <host>] [--stateless]
-                 [--allowed-host <name> ...] [--allowed-origin <origin> ...]
-                       [--redis <redis://host:port> [--redis-prefix <prefix>]]
-      Serve it over Streamable HTTP at /mcp (and the 2024-11-05 HTTP+SSE transport at /sse).
-      The host defaults to 127.0.0.1; port 0 picks a free one. With --redis, tasks, sessions
-      and SSE events live in Redis, so several instances behind a load balancer serve the same
-      clients (keys start with the prefix, default "toolwire:").
-
-  toolwire list [--json-output] [--header 'Name: value' ...] <url>
-  toolwire list [--json-output] -- <command> [args...]
-      List the tools of a server at a URL, or of a stdio server started by the command.
-
-    toolwire call <tool> [--arg key=value ...] [--json '<object>'] [--timeout <ms>] [--task]
-                [--json-output] [--header 'Name: value' ...] <url> | -- <command> [args...]
-      Call one tool. --arg values are typed from the tool's input schema; --json gives all
-      arguments at once (--arg entries override it). A tool that requires a task runs as one
-      (its status is shown as it changes); --task asks for one when the tool allows it.
-
-Exit status: 0 success, 1 the tool reported an error, 2 usage error, 3 connection or protocol error.`;
+export type Command = ServeCommand | ListCommand | CallCommand | HelpCommand | VersionCommand;
 
 function splitAtDoubleDash(argv: readonly string[]): {
   own: string[];
@@ -100,22 +94,6 @@ function splitAtDoubleDash(argv: readonly string[]): {
     : { own: argv.slice(0, i), target: argv.slice(i + 1) };
 }
 
-function headersOf(
-  entries: readonly string[] | undefined,
-  command: string,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const entry of entries ?? []) {
-    const colon = entry.indexOf(':');
-    if (colon <= 0)
-      throw new UsageError(
-        `${command}: --header needs "Name: value" (got ${JSON.stringify(entry)})`,
-      );
-    headers[entry.slice(0, colon).trim().toLowerCase()] = entry.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
 function targetOf(
   command: string,
   parts: { target: string[] | undefined; url: string | undefined; headers: Record<string, string> },
@@ -125,7 +103,9 @@ function targetOf(
   }
   if (parts.url !== undefined) {
     if (!/^https?:\/\//i.test(parts.url))
-      throw new UsageError(`${command}: ${JSON.stringify(parts.url)} is not an http(s) URL`);
+      throw new UsageError(
+        `${command}: ${JSON.stringify(parts.url)} is not an http(s) URL (for a stdio server, put its command after "--")`,
+      );
     return { kind: 'url', url: parts.url, headers: parts.headers };
   }
   const target = parts.target;
@@ -147,7 +127,7 @@ function parseOwn(
   try {
     return parseArgs({ args: own, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message}`);
+    throw parseArgsFailure(error, command, Object.keys(options));
   }
 }
 
@@ -190,106 +170,128 @@ function serveMode(values: Record<string, unknown>): ServeMode {
 const CLIENT_OPTIONS = {
   'json-output': { type: 'boolean' },
   header: { type: 'string', multiple: true },
+  'max-message-bytes': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
+
+const SERVE_OPTIONS = {
+  export: { type: 'string' },
+  http: { type: 'string' },
+  host: { type: 'string' },
+  stateless: { type: 'boolean' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string' },
+  watch: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const CALL_OPTIONS = {
+  ...CLIENT_OPTIONS,
+  arg: { type: 'string', multiple: true },
+  json: { type: 'string' },
+  timeout: { type: 'string' },
+  task: { type: 'boolean' },
+} as const;
+
+const isHelpFlag = (arg: string): boolean => arg === '--help' || arg === '-h';
+
+/** True when the command line asks for JSON output (checked even when it does not parse). */
+export function wantsJsonOutput(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json-output');
+}
+
+function maxMessageBytesOf(values: Record<string, unknown>, command: string): number | undefined {
+  const raw = values['max-message-bytes'] as string | undefined;
+  return raw === undefined ? undefined : parseByteSize(raw, '--max-message-bytes', command);
+}
+
+function parseServe(own: string[]): ServeCommand {
+  const parsed = parseOwn(own, SERVE_OPTIONS, 'serve');
+  const module = parsed.positionals[0];
+  if (!module || parsed.positionals.length > 1)
+    throw new UsageError('serve: give exactly one module path (see toolwire serve --help)');
+  return {
+    kind: 'serve',
+    module,
+    exportName: parsed.values['export'] as string | undefined,
+    mode: serveMode(parsed.values),
+    watch: parsed.values['watch'] === true,
+  };
+}
+
+function parseList(own: string[], target: string[] | undefined): ListCommand {
+  const parsed = parseOwn(own, CLIENT_OPTIONS, 'list');
+  if (parsed.positionals.length > 1)
+    throw new UsageError(`list: unexpected argument ${JSON.stringify(parsed.positionals[1])}`);
+  const headers = headersOf(parsed.values['header'] as string[] | undefined, 'list');
+  return {
+    kind: 'list',
+    target: targetOf('list', { target, url: parsed.positionals[0], headers }),
+    jsonOutput: parsed.values['json-output'] === true,
+    maxMessageBytes: maxMessageBytesOf(parsed.values, 'list'),
+  };
+}
+
+function parseCall(own: string[], target: string[] | undefined): CallCommand {
+  const parsed = parseOwn(own, CALL_OPTIONS, 'call');
+  const [tool, url, extra] = parsed.positionals;
+  if (!tool || extra !== undefined)
+    throw new UsageError(
+      'call: give exactly one tool name, and a URL or a command after "--" (see toolwire call --help)',
+    );
+  const pairs = argPairs(parsed.values['arg'] as string[] | undefined);
+  const rawTimeout = parsed.values['timeout'] as string | undefined;
+  const timeoutMs = rawTimeout === undefined ? undefined : Number(rawTimeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+    throw new UsageError('call: --timeout must be a positive number of milliseconds');
+  const headers = headersOf(parsed.values['header'] as string[] | undefined, 'call');
+  return {
+    kind: 'call',
+    tool,
+    target: targetOf('call', { target, url, headers }),
+    pairs,
+    json: jsonArguments(parsed.values['json'] as string | undefined),
+    jsonOutput: parsed.values['json-output'] === true,
+    timeoutMs,
+    task: parsed.values['task'] === true,
+    maxMessageBytes: maxMessageBytesOf(parsed.values, 'call'),
+  };
+}
 
 /** Parses `process.argv.slice(2)`. */
 export function parseCommand(argv: readonly string[]): Command {
   const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h')
-    return { kind: 'help' };
+  if (name === undefined || isHelpFlag(name)) return { kind: 'help', topic: undefined };
+  if (name === '--version' || name === '-v') return { kind: 'version' };
+  if (name === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) return { kind: 'help', topic: undefined };
+    if (!HELP_TOPICS.includes(topic as HelpTopic))
+      throw new UsageError(
+        `help: no command ${JSON.stringify(topic)} (commands: serve, list, call)`,
+      );
+    return { kind: 'help', topic: topic as HelpTopic };
+  }
   const { own, target } = splitAtDoubleDash(rest);
+  // Help wins over any other mistake on the line: `toolwire call --help` needs no tool name.
+  if (HELP_TOPICS.includes(name as HelpTopic) && own.some(isHelpFlag))
+    return { kind: 'help', topic: name as HelpTopic };
   switch (name) {
-    case 'serve': {
-      const parsed = parseOwn(
-        own,
-        {
-          export: { type: 'string' },
-          http: { type: 'string' },
-          host: { type: 'string' },
-          stateless: { type: 'boolean' },
-          'allowed-host': { type: 'string', multiple: true },
-          'allowed-origin': { type: 'string', multiple: true },
-          redis: { type: 'string' },
-          'redis-prefix': { type: 'string' },
-        },
-        'serve',
+    case 'serve':
+      return parseServe(own);
+    case 'list':
+      return parseList(own, target);
+    case 'call':
+      return parseCall(own, target);
+    default: {
+      const near = suggestion(name, HELP_TOPICS);
+      const hint = near ? ` Did you mean "${near}"?` : '';
+      throw new UsageError(
+        `Unknown command ${JSON.stringify(name)}.${hint} Commands: serve, list, call (see toolwire help).`,
       );
-      const module = parsed.positionals[0];
-      if (!module || parsed.positionals.length > 1)
-        throw new UsageError('serve: give exactly one module path');
-      return {
-        kind: 'serve',
-        module,
-        exportName: parsed.values['export'] as string | undefined,
-        mode: serveMode(parsed.values),
-      };
     }
-    case 'list': {
-      const parsed = parseOwn(own, CLIENT_OPTIONS, 'list');
-      if (parsed.positionals.length > 1)
-        throw new UsageError(`list: unexpected argument ${parsed.positionals[1]}`);
-      const headers = headersOf(parsed.values['header'] as string[] | undefined, 'list');
-      return {
-        kind: 'list',
-        target: targetOf('list', { target, url: parsed.positionals[0], headers }),
-        jsonOutput: parsed.values['json-output'] === true,
-      };
-    }
-    case 'call': {
-      const parsed = parseOwn(
-        own,
-        {
-          ...CLIENT_OPTIONS,
-          arg: { type: 'string', multiple: true },
-          json: { type: 'string' },
-          timeout: { type: 'string' },
-          task: { type: 'boolean' },
-        },
-        'call',
-      );
-      const [tool, url, extra] = parsed.positionals;
-      if (!tool || extra !== undefined)
-        throw new UsageError(
-          'call: give exactly one tool name (and a URL, or a command after "--")',
-        );
-      const pairs = ((parsed.values['arg'] as string[] | undefined) ?? []).map(
-        (entry): [string, string] => {
-          const eq = entry.indexOf('=');
-          if (eq <= 0)
-            throw new UsageError(`call: --arg needs key=value (got ${JSON.stringify(entry)})`);
-          return [entry.slice(0, eq), entry.slice(eq + 1)];
-        },
-      );
-      let json: Record<string, unknown> | undefined;
-      const rawJson = parsed.values['json'] as string | undefined;
-      if (rawJson !== undefined) {
-        let value: unknown;
-        try {
-          value = JSON.parse(rawJson);
-        } catch {
-          throw new UsageError('call: --json is not valid JSON');
-        }
-        if (typeof value !== 'object' || value === null || Array.isArray(value))
-          throw new UsageError('call: --json must be a JSON object');
-        json = value as Record<string, unknown>;
-      }
-      const rawTimeout = parsed.values['timeout'] as string | undefined;
-      const timeoutMs = rawTimeout === undefined ? undefined : Number(rawTimeout);
-      if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
-        throw new UsageError('call: --timeout must be a positive number of milliseconds');
-      const headers = headersOf(parsed.values['header'] as string[] | undefined, 'call');
-      return {
-        kind: 'call',
-        tool,
-        target: targetOf('call', { target, url, headers }),
-        pairs,
-        json,
-        jsonOutput: parsed.values['json-output'] === true,
-        timeoutMs,
-        task: parsed.values['task'] === true,
-      };
-    }
-    default:
-      throw new UsageError(`Unknown command ${JSON.stringify(name)}. Run "toolwire help".`);
   }
 }

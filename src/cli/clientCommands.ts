@@ -1,89 +1,166 @@
 /**
- * @module `toolwire list` and `toolwire call`: start a stdio server, talk to it with the client,
- * print readable output (or JSON), and shut the server down the way the spec says.
+ * @module `toolwire list` and `toolwire call`: connect to a server (a URL, or a stdio server the
+ * command starts), talk to it with the client, print readable output (or JSON), and shut the
+ * server down the way the spec says. Ctrl-C cancels what is running; failures are described by
+ * failure.ts.
  */
 import type { Writable } from 'node:stream';
 import { McpClient } from '../client.js';
-import { RpcError } from '../index.js';
 import { HttpClientTransport } from '../http.js';
+import type { CallToolResult, Tool } from '../index.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
+import { byCloseness } from './closest.js';
+import { CliFailure, describeFailure, EXIT, type FailureContext } from './failure.js';
+import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
 import { renderResult, renderTool } from './render.js';
+import { terminalJson, terminalLine } from './terminalText.js';
+import { TrackedTransport } from './trackedTransport.js';
 import { typedArguments } from './typedArguments.js';
+import { packageVersion } from './version.js';
 
-/** Where a command writes. */
+/** Where a command writes, and where it hears Ctrl-C. */
 export interface CommandIo {
   stdout: Pick<Writable, 'write'>;
   stderr: BarStream;
+  signals?: SignalSource;
 }
 
-async function withClient<T>(
-  target: ServerTarget,
-  run: (client: McpClient) => Promise<T>,
+/** How long a cancellation may take to reach the server after Ctrl-C. */
+const CANCEL_GRACE_MS = 2000;
+/** How many tool names an "unknown tool" message lists. */
+const NAMES_SHOWN = 10;
+
+interface Session {
+  client: McpClient;
+  transport: TrackedTransport;
+  stdio: StdioClientTransport | undefined;
+}
+
+function transportFor(target: ServerTarget, maxMessageBytes: number | undefined) {
+  const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
+  return target.kind === 'url'
+    ? new HttpClientTransport(target.url, { headers: target.headers, ...limit })
+    : new StdioClientTransport({
+        command: target.command,
+        args: target.args,
+        stderr: 'forward',
+        // Ctrl-C is for this program: it cancels the call, then shuts the server down in order.
+        detached: true,
+        ...limit,
+      });
+}
+
+/**
+ * Connects, runs `work`, and closes. Any failure is rethrown as a described {@link CliFailure}
+ * (a stdio server's exit status and stderr tail included); Ctrl-C becomes `interrupted`, after
+ * the cancellation had a moment to reach the server.
+ */
+async function withSession<T>(
+  command: ListCommand | CallCommand,
+  io: CommandIo,
+  work: (session: Session, interrupt: Interrupt) => Promise<T>,
 ): Promise<T> {
-  const client = new McpClient({ name: 'toolwire-cli', version: '0.1.0' });
-  const transport =
-    target.kind === 'url'
-      ? new HttpClientTransport(target.url, { headers: target.headers })
-      : new StdioClientTransport({ command: target.command, args: target.args, stderr: 'inherit' });
-  await client.connect(transport);
+  const interrupt = interruptOnSigint(io.signals);
+  const inner = transportFor(command.target, command.maxMessageBytes);
+  const stdio = inner instanceof StdioClientTransport ? inner : undefined;
+  const transport = new TrackedTransport(inner);
+  const client = new McpClient({ name: 'toolwire-cli', version: packageVersion() });
   try {
-    return await run(client);
+    await client.connect(transport, { signal: interrupt.signal });
+    return await work({ client, transport, stdio }, interrupt);
+  } catch (error) {
+    if (interrupt.interrupted) {
+      await transport.settled(CANCEL_GRACE_MS);
+      throw new CliFailure({
+        kind: 'interrupted',
+        message: 'interrupted; the call was cancelled',
+        exitCode: EXIT.interrupted,
+      });
+    }
+    const context: FailureContext = {
+      ...(command.maxMessageBytes !== undefined
+        ? { maxMessageBytes: command.maxMessageBytes }
+        : {}),
+    };
+    if (stdio && command.target.kind === 'command') {
+      context.command = [command.target.command, ...command.target.args];
+      const exit = await stdio.waitForExit(500);
+      if (exit) context.exit = exit;
+      context.stderrTail = stdio.stderrTail;
+    }
+    throw new CliFailure(describeFailure(error, context));
   } finally {
-    await client.close();
+    await client.close().catch(() => {});
+    interrupt.dispose();
   }
 }
 
 /** `toolwire list` */
 export async function listCommand(command: ListCommand, io: CommandIo): Promise<number> {
-  return withClient(command.target, async (client) => {
-    const tools = await client.listTools();
-    if (command.jsonOutput) io.stdout.write(JSON.stringify({ tools }, null, 2) + '\n');
+  return withSession(command, io, async ({ client }, interrupt) => {
+    const tools = await client.listTools({ signal: interrupt.signal });
+    if (command.jsonOutput) io.stdout.write(terminalJson({ tools }, 2) + '\n');
     else
       io.stdout.write(
         tools.length === 0 ? 'No tools.\n' : tools.map(renderTool).join('\n\n') + '\n',
       );
-    return 0;
+    return EXIT.ok;
+  });
+}
+
+/** The usage failure for a tool the server does not list: the closest names first. */
+export function unknownTool(name: string, tools: readonly Tool[]): CliFailure {
+  const names = byCloseness(
+    name,
+    tools.map((t) => t.name),
+  );
+  // Names come from the server: one per line-safe piece, so none can fake a line of its own.
+  const shown = names.slice(0, NAMES_SHOWN).map(terminalLine).join(', ');
+  const more = names.length > NAMES_SHOWN ? `, and ${names.length - NAMES_SHOWN} more` : '';
+  return new CliFailure({
+    kind: 'unknown-tool',
+    message:
+      names.length === 0
+        ? `call: unknown tool ${JSON.stringify(name)}: the server offers no tools`
+        : `call: unknown tool ${JSON.stringify(name)}. Tools: ${shown}${more} (see toolwire list)`,
+    exitCode: EXIT.usage,
+    details: { tool: name, tools: names },
   });
 }
 
 /** `toolwire call` */
 export async function callCommand(command: CallCommand, io: CommandIo): Promise<number> {
-  return withClient(command.target, async (client) => {
-    const tools = await client.listTools();
+  return withSession(command, io, async ({ client }, interrupt) => {
+    const tools = await client.listTools({ signal: interrupt.signal });
     const tool = tools.find((t) => t.name === command.tool);
+    if (!tool) throw unknownTool(command.tool, tools);
     const args = typedArguments(tool, command.json, command.pairs);
     const bar = progressBar(io.stderr);
-    let lastStatus: string | undefined;
-    let result;
+    interrupt.onInterrupt(bar.done);
+    let result: CallToolResult;
     try {
       result = await client.callTool(command.tool, args, {
+        signal: interrupt.signal,
         onprogress: bar.update,
         resetTimeoutOnProgress: true,
         ...(command.task ? { task: true } : {}),
+        // The client reports each status change once, in order, the terminal one included.
         ontaskstatus: (task) => {
-          const line = `${task.status}\u0000${task.statusMessage ?? ''}`;
-          if (line === lastStatus) return; // polls repeat the status; print changes only
-          lastStatus = line;
+          if (interrupt.interrupted) return; // the call is being cancelled: its end is ours to tell
           bar.done();
           const message = task.statusMessage === undefined ? '' : `: ${task.statusMessage}`;
-          io.stderr.write(`task ${task.taskId} ${task.status}${message}\n`);
+          io.stderr.write(terminalLine(`task ${task.taskId} ${task.status}${message}`) + '\n');
         },
         ...(command.timeoutMs !== undefined ? { timeoutMs: command.timeoutMs } : {}),
       });
-    } catch (error) {
+    } finally {
       bar.done();
-      if (error instanceof RpcError) {
-        io.stderr.write(`Error ${error.code}: ${error.message}\n`);
-        return 3;
-      }
-      throw error;
     }
-    bar.done();
-    if (command.jsonOutput) io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    if (command.jsonOutput) io.stdout.write(terminalJson(result, 2) + '\n');
     else if (result.isError) io.stderr.write(renderResult(result) + '\n');
     else io.stdout.write(renderResult(result) + '\n');
-    return result.isError ? 1 : 0;
+    return result.isError ? EXIT.toolError : EXIT.ok;
   });
 }

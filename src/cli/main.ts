@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 /**
  * @module The `toolwire` program: parses the command line and runs one command. A thin shell over
- * the library's entry points (STYLE.md §2.5).
+ * the library's entry points (STYLE.md §2.5). Every failure is described by failure.ts and
+ * printed once, on stderr (and as JSON on stdout with `--json-output`).
  */
-import { LocalError } from '../index.js';
-import { parseCommand, USAGE, UsageError } from './args.js';
+import { parseCommand, wantsJsonOutput, type Command } from './args.js';
 import { callCommand, listCommand } from './clientCommands.js';
+import { describeFailure, printFailure } from './failure.js';
 import { serve } from './serve.js';
+import { commandHelp, USAGE } from './usage.js';
+import { packageVersion } from './version.js';
 
-async function main(argv: readonly string[]): Promise<number> {
-  const command = parseCommand(argv);
+async function run(command: Command): Promise<number> {
   const io = { stdout: process.stdout, stderr: process.stderr };
   switch (command.kind) {
     case 'help':
-      process.stdout.write(USAGE + '\n');
+      process.stdout.write((command.topic ? commandHelp(command.topic) : USAGE) + '\n');
+      return 0;
+    case 'version':
+      process.stdout.write(`toolwire ${packageVersion()}\n`);
       return 0;
     case 'serve':
       return serve(command);
@@ -24,19 +29,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = 2;
-    } else {
-      const message =
-        error instanceof LocalError || error instanceof Error ? error.message : String(error);
-      process.stderr.write(`toolwire: ${message}\n`);
-      process.exitCode = 3;
-    }
-  },
-);
+const argv = process.argv.slice(2);
+Promise.resolve()
+  .then(() => run(parseCommand(argv)))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.exitCode = printFailure(describeFailure(error), process, wantsJsonOutput(argv));
+    },
+  );

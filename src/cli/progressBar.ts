@@ -1,6 +1,8 @@
 /**
- * @module A one-line progress bar on a terminal (stderr), redrawn in place.
+ * @module A one-line progress bar on a terminal (stderr), redrawn in place. The server's progress
+ * message is made safe for the terminal and kept on the line.
  */
+import { terminalLine } from './terminalText.js';
 
 /** What the bar draws on. */
 export interface BarStream {
@@ -19,7 +21,7 @@ export function progressBar(stream: BarStream): {
   const width = 30;
   return {
     update({ progress, total, message }) {
-      const label = message ? ` ${message}` : '';
+      const label = message ? ` ${terminalLine(message)}` : '';
       let line: string;
       if (total !== undefined && total > 0) {
         const ratio = Math.max(0, Math.min(1, progress / total));
@@ -28,8 +30,13 @@ export function progressBar(stream: BarStream): {
       } else {
         line = `[progress ${progress}]${label}`;
       }
-      const columns = stream.columns ?? 80;
-      stream.write(`\r\x1b[2K${line.slice(0, columns - 1)}`);
+      // Some terminals (and pseudo-terminals without a size) report 0 columns.
+      const columns = stream.columns || 80;
+      stream.write(
+        `\r\x1b[2K${Array.from(line)
+          .slice(0, columns - 1)
+          .join('')}`,
+      );
       drawn = true;
     },
     done() {

@@ -1,7 +1,9 @@
 /**
- * @module Readable text for tools and tool results, as the CLI prints them.
+ * @module Readable text for tools and tool results, as the CLI prints them. Everything here comes
+ * from the server, so every line passes through terminalText.ts before it is printed.
  */
 import type { CallToolResult, ContentBlock, Tool } from '../index.js';
+import { terminalLine, terminalText } from './terminalText.js';
 
 function sizeOfBase64(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
@@ -18,11 +20,30 @@ function describeType(schema: unknown): string {
   return 'any';
 }
 
+/**
+ * The behaviour hints as plain words, with the spec's defaults for hints the server left out: a
+ * tool is assumed to write (readOnlyHint false), possibly destructively (destructiveHint true),
+ * not idempotently (idempotentHint false), reaching outside systems (openWorldHint true).
+ * Destructive and idempotent mean something only for a tool that writes.
+ */
+export function behaviourOf(tool: Tool): string[] {
+  const hints = tool.annotations ?? {};
+  const marks: string[] = [];
+  if (hints.readOnlyHint === true) marks.push('read-only');
+  else {
+    marks.push(hints.destructiveHint === false ? 'non-destructive' : 'destructive');
+    marks.push(hints.idempotentHint === true ? 'idempotent' : 'not idempotent');
+  }
+  marks.push(hints.openWorldHint === false ? 'closed-world' : 'open-world');
+  return marks;
+}
+
 /** One tool as a few readable lines. */
 export function renderTool(tool: Tool): string {
   const display = tool.title ?? tool.annotations?.title;
   const lines = [display && display !== tool.name ? `${tool.name} (${display})` : tool.name];
-  if (tool.description) lines.push(`  ${tool.description.replace(/\s*\n\s*/g, ' ')}`);
+  if (typeof tool.description === 'string' && tool.description.trim() !== '')
+    lines.push(`  ${tool.description.trim().replace(/\s*\n\s*/g, ' ')}`);
   const properties = (tool.inputSchema.properties ?? {}) as Record<
     string,
     { description?: string }
@@ -30,20 +51,13 @@ export function renderTool(tool: Tool): string {
   const required = new Set(tool.inputSchema.required ?? []);
   for (const [name, schema] of Object.entries(properties)) {
     const flag = required.has(name) ? '' : '?';
-    const about = schema.description ? `  ${schema.description}` : '';
+    const about = typeof schema.description === 'string' ? `  ${schema.description}` : '';
     lines.push(`    ${name}${flag}: ${describeType(schema)}${about}`);
   }
-  const hints = tool.annotations;
-  if (hints) {
-    const marks = [
-      hints.readOnlyHint ? 'read-only' : undefined,
-      hints.destructiveHint === false ? 'non-destructive' : undefined,
-      hints.idempotentHint ? 'idempotent' : undefined,
-      hints.openWorldHint === false ? 'closed-world' : undefined,
-    ].filter(Boolean);
-    if (marks.length > 0) lines.push(`  hints (untrusted): ${marks.join(', ')}`);
-  }
-  return lines.join('\n');
+  lines.push(`  behaviour (hints, untrusted): ${behaviourOf(tool).join(', ')}`);
+  const output = tool.outputSchema ? 'yes' : 'no';
+  lines.push(`  output schema: ${output}; task: ${tool.execution?.taskSupport ?? 'forbidden'}`);
+  return lines.map(terminalLine).join('\n');
 }
 
 function renderBlock(block: ContentBlock): string {
@@ -74,5 +88,5 @@ export function renderResult(result: CallToolResult): string {
       parts.push(JSON.stringify(result.structuredContent, null, 2));
     }
   }
-  return parts.join('\n');
+  return terminalText(parts.join('\n'));
 }

@@ -13,6 +13,8 @@ import { StdioServerTransport } from '../stdio.js';
 import type { ServeCommand } from './args.js';
 import { UsageError } from './args.js';
 import { guardStdout } from './stdoutGuard.js';
+import { isTypeScript, prepareTypeScript, unwrapInterop } from './typescript.js';
+import { reportLoadedFiles, superviseWatch } from './watch.js';
 
 function looksLikeServer(value: unknown): value is McpServer {
   return (
@@ -37,14 +39,17 @@ export async function loadServer(
   exportName: string | undefined,
   context: ServeContext = {},
 ): Promise<McpServer> {
-  const url = pathToFileURL(
-    isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath),
-  ).href;
+  const file = isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath);
+  if (isTypeScript(file)) await prepareTypeScript(file);
+  // Under `serve --watch`: tell the supervisor each file the module loads (after tsx's hooks).
+  const loadedAll = reportLoadedFiles();
   let loaded: Record<string, unknown>;
   try {
-    loaded = (await import(url)) as Record<string, unknown>;
+    loaded = unwrapInterop((await import(pathToFileURL(file).href)) as Record<string, unknown>);
   } catch (error) {
     throw new UsageError(`serve: cannot load ${modulePath}: ${(error as Error).message}`);
+  } finally {
+    loadedAll();
   }
   const names = exportName ? [exportName] : ['default', 'server'];
   for (const name of names) {
@@ -63,13 +68,19 @@ function onSignal(stop: () => void): void {
   process.once('SIGTERM', stop);
 }
 
-/** Serves until stdin ends (stdio) or SIGINT/SIGTERM; resolves with the exit code. */
+/**
+ * Serves until stdin ends (stdio) or SIGINT/SIGTERM; resolves with the exit code. With
+ * `--watch`, supervises a server process instead, restarting it when its files change.
+ */
 export async function serve(command: ServeCommand): Promise<number> {
+  if (command.watch) return superviseWatch(command);
   const mode = command.mode;
   if (mode.kind === 'http') return serveOverHttp(command, mode);
-  const server = await loadServer(command.module, command.exportName);
+  // The transport binds the real stdout first; then the guard sends everything else the
+  // process prints to stderr, including what the module prints while it is imported.
   const transport = new StdioServerTransport();
   guardStdout();
+  const server = await loadServer(command.module, command.exportName);
   const session = await server.connect(transport);
   return new Promise<number>((done) => {
     session.connection.onClose(() => done(0));

@@ -33,7 +33,7 @@ function convert(key: string, raw: string, types: string[]): unknown {
   } catch {
     if (types.length === 0) return raw;
     throw new UsageError(
-      `--arg ${key}: expected ${types.join(' or ')}, got ${JSON.stringify(raw)}`,
+      `call: --arg ${key}: expected ${types.join(' or ')}, got ${JSON.stringify(raw)}`,
     );
   }
 }

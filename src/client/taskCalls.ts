@@ -1,7 +1,8 @@
 /**
  * @module Running a tool as a task from the client side: send the task-augmented call, then wait
  * on `tasks/result` (which also carries the server's requests while the task needs input) while
- * polling `tasks/get` at the server's `pollInterval` to report status; cancel with `tasks/cancel`.
+ * polling `tasks/get` at the server's `pollInterval` to report status (in order, each change once,
+ * the terminal one included); cancel with `tasks/cancel`.
  */
 import type { Connection } from '../jsonrpc/connection.js';
 import { LocalError, RpcError } from '../jsonrpc/errors.js';
@@ -48,7 +49,11 @@ export interface TaskCallOptions {
   /** The longest the whole task may take here before it is cancelled. */
   maxTotalTimeoutMs: number;
   onprogress?: (progress: Progress) => void;
-  /** Every status the client learns of (creation, polling, notifications). */
+  /**
+   * Each status change, once and in order (from creation, polling or notifications; never one
+   * older than a status already reported, nothing after a terminal one), ending with the terminal
+   * status when the task ends.
+   */
   ontaskstatus?: (task: Task) => void;
   /** The CreateTaskResult's text for the model, if the server gave one. */
   onimmediateresponse?: (text: string) => void;
@@ -57,14 +62,40 @@ export interface TaskCallOptions {
   watch?: (taskId: string, listener: (task: Task) => void) => () => void;
 }
 
-/** Reports each status once, however it was learnt (creation, a poll, a notification). */
-function statusReporter(report: ((task: Task) => void) | undefined): (task: Task) => void {
-  let last: string | undefined;
-  return (task) => {
-    const key = `${task.status}|${task.statusMessage ?? ''}`;
-    if (key === last) return;
-    last = key;
-    report?.(task);
+/** Reports task statuses in order, each change once (see {@link taskStatusReporter}). */
+export interface TaskStatusReporter {
+  /** Offers a status however it was learnt; it is reported only if it is news. */
+  offer(task: Task): void;
+  /** True once a terminal status was reported. */
+  readonly ended: boolean;
+}
+
+/**
+ * Reports each status once and never goes back in time, however it was learnt. Polling
+ * (`tasks/get`) and `notifications/tasks/status` race: a poll answered just before the task
+ * completed can arrive after the completion's notification. So a status is dropped when a
+ * terminal one was already reported, when its `lastUpdatedAt` is older than the last reported
+ * one, or when it repeats the last one (polls do). Two statuses with the same timestamp are taken
+ * in arrival order (a server may change a task twice within its clock's resolution).
+ */
+export function taskStatusReporter(report: ((task: Task) => void) | undefined): TaskStatusReporter {
+  let last: Task | undefined;
+  let lastTime = Number.NaN;
+  return {
+    offer(task) {
+      const time = Date.parse(task.lastUpdatedAt);
+      if (last) {
+        if (isTerminal(last.status)) return;
+        if (time < lastTime) return; // NaN (an unreadable timestamp) compares false: arrival order
+        if (task.status === last.status && task.statusMessage === last.statusMessage) return;
+      }
+      last = task;
+      lastTime = time;
+      report?.(task);
+    },
+    get ended() {
+      return last !== undefined && isTerminal(last.status);
+    },
   };
 }
 
@@ -110,7 +141,8 @@ export async function callToolAsTask(
       ? created['_meta'][MODEL_IMMEDIATE_RESPONSE]
       : undefined;
     if (typeof immediate === 'string') options.onimmediateresponse?.(immediate);
-    const report = statusReporter(options.ontaskstatus);
+    const reporter = taskStatusReporter(options.ontaskstatus);
+    const report = (t: Task): void => reporter.offer(t);
     report(task);
     const unwatch = options.watch?.(task.taskId, report) ?? (() => {});
     stop.addEventListener('abort', unwatch, { once: true });
@@ -122,7 +154,7 @@ export async function callToolAsTask(
     options.signal?.addEventListener('abort', cancelTask, { once: true });
     void poll(connection, task, { signal: stop, report });
     try {
-      return await connection.request(
+      const result = await connection.request(
         'tasks/result',
         { taskId: task.taskId },
         {
@@ -131,8 +163,12 @@ export async function callToolAsTask(
           maxTotalTimeoutMs: options.maxTotalTimeoutMs,
         },
       );
+      await reportEnd(connection, task.taskId, reporter);
+      return result;
     } catch (error) {
       if (error instanceof LocalError && error.code === 'timeout') cancelTask();
+      // A JSON-RPC error is the task's outcome (failed, cancelled): its status is final too.
+      if (error instanceof RpcError) await reportEnd(connection, task.taskId, reporter);
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', cancelTask);
@@ -140,6 +176,27 @@ export async function callToolAsTask(
   } finally {
     done.abort();
     stopProgress();
+  }
+}
+
+/**
+ * Reports the terminal status once the outcome is known, when neither a poll nor a notification
+ * brought it yet. Over Streamable HTTP the status notification travels on the GET stream and the
+ * `tasks/result` answer on its POST's own stream, so the answer can overtake it; one `tasks/get`
+ * settles it. A failure here changes nothing: the outcome is already in hand.
+ */
+async function reportEnd(
+  connection: Connection,
+  taskId: string,
+  reporter: TaskStatusReporter,
+): Promise<void> {
+  if (reporter.ended || connection.closed) return;
+  try {
+    reporter.offer(
+      parseTask(await connection.request('tasks/get', { taskId }, { timeoutMs: 5_000 })),
+    );
+  } catch {
+    // The task may have expired or the connection dropped: the outcome stands without it.
   }
 }
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_SERVER } from '../support/cliRun.js';
 import { CLI, EVERYTHING, QUICKSTART_CLIENT } from '../support/paths.js';
 
 function toolwire(...args: string[]) {
@@ -95,8 +96,12 @@ describe('toolwire CLI', () => {
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     expect(failed.stderr).toContain('always fails');
     const unknown = toolwire('call', 'nope', ...server);
-    expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toContain('Unknown tool: nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^call: unknown tool "nope"\. Tools: /);
+    // A JSON-RPC error answering the call (this raw server answers one for its tool "fail").
+    const protocol = toolwire('call', 'fail', '--', process.execPath, HOSTILE_SERVER);
+    expect(protocol.code).toBe(3);
+    expect(protocol.stderr).toMatch(/^toolwire: Error -32602: Error /);
     expect(toolwire('call', 'add').code).toBe(2);
     expect(toolwire('call', 'add', '--', '/no/such/server').code).toBe(3);
   });

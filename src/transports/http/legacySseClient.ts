@@ -8,6 +8,7 @@ import { LocalError } from '../../jsonrpc/errors.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
+import { connectionError } from './networkError.js';
 import { readSse } from './sseReader.js';
 import { HttpStatusError } from './streamableClient.js';
 
@@ -44,10 +45,16 @@ export class LegacySseClientTransport implements Transport {
 
   /** Opens the event stream and waits for the `endpoint` event. */
   async start(): Promise<void> {
+    const headers = {
+      ...(await resolveHeaders(this.options.headers)),
+      accept: 'text/event-stream',
+    };
     const response = await this.fetcher(this.url, {
       method: 'GET',
-      headers: { ...(await resolveHeaders(this.options.headers)), accept: 'text/event-stream' },
+      headers,
       signal: this.lifetime.signal,
+    }).catch((error: unknown) => {
+      throw connectionError('GET', this.url, error);
     });
     if (
       !response.ok ||
@@ -67,6 +74,7 @@ export class LegacySseClientTransport implements Transport {
       refuse = reject;
     });
     const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    const maxBytes = this.options.maxMessageBytes ?? 4 * 1024 * 1024;
     void readSse(
       response.body,
       {
@@ -88,8 +96,16 @@ export class LegacySseClientTransport implements Transport {
           if (decoded.ok) this.onmessage?.(decoded.value);
           else this.ondecodeerror?.(decoded.error, decoded.hint);
         },
+        // The stream does not say which request an oversized event answered: report it.
+        oversized: () =>
+          this.onerror?.(
+            new LocalError(
+              'message-too-large',
+              `A message from ${this.url.href} exceeds the ${maxBytes}-byte message limit and was dropped`,
+            ),
+          ),
       },
-      this.options.maxMessageBytes ?? 4 * 1024 * 1024,
+      maxBytes,
     )
       .catch(() => {})
       .finally(() => {
@@ -113,7 +129,8 @@ export class LegacySseClientTransport implements Transport {
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed || !this.endpoint)
       throw new LocalError('closed', 'The transport is not connected');
-    const response = await this.fetcher(this.endpoint, {
+    const endpoint = this.endpoint;
+    const response = await this.fetcher(endpoint, {
       method: 'POST',
       headers: {
         ...(await resolveHeaders(this.options.headers)),
@@ -121,6 +138,8 @@ export class LegacySseClientTransport implements Transport {
       },
       body: JSON.stringify(message),
       signal: this.lifetime.signal,
+    }).catch((error: unknown) => {
+      throw connectionError('POST', endpoint, error);
     });
     await response.body?.cancel().catch(() => {});
     if (!response.ok)

@@ -11,6 +11,7 @@ import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import { readBody } from './body.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
+import { connectionError, ConnectionError } from './networkError.js';
 import { readSse } from './sseReader.js';
 
 /** Options of {@link StreamableHttpClientTransport}. */
@@ -27,7 +28,12 @@ export interface StreamableHttpClientOptions {
   standaloneStream?: boolean;
   /** Reconnection delay when the server announced none. Default 1000 ms. */
   reconnectDelayMs?: number;
-  /** Failed reconnections in a row before a stream is given up. Default 5. */
+  /**
+   * Failed reconnections in a row before a stream is given up. Default 5, with the delay doubling
+   * each time. A server that cannot be reached at all (connection refused, unknown host,
+   * unreachable network, TLS refused) is tried only twice, `retry` apart: a lost stream then fails
+   * its requests within seconds, with a {@link ConnectionError} naming the URL and the code.
+   */
   maxReconnectAttempts?: number;
 }
 
@@ -61,6 +67,9 @@ function isInitialize(message: JsonRpcMessage | JsonRpcMessage[]): message is Js
     'id' in message
   );
 }
+
+/** Attempts in a row that reach no server at all before a stream is given up. */
+const UNREACHABLE_ATTEMPTS = 2;
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
@@ -154,6 +163,18 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
+  /** One request to the endpoint; a network failure becomes a {@link ConnectionError}. */
+  private async fetch(
+    method: 'GET' | 'POST',
+    init: { headers: Record<string, string>; body?: string },
+  ): Promise<Response> {
+    try {
+      return await this.fetcher(this.url, { ...init, method, signal: this.lifetime.signal });
+    } catch (error) {
+      throw connectionError(method, this.url, error);
+    }
+  }
+
   private async post(
     message: JsonRpcMessage | JsonRpcMessage[],
     mayReinitialize: boolean,
@@ -162,11 +183,9 @@ export class StreamableHttpClientTransport implements Transport {
     const ids = requestIdsOf(message);
     for (const id of ids) this.outstanding.add(id);
     const hadSession = this.session !== undefined;
-    const response = await this.fetcher(this.url, {
-      method: 'POST',
+    const response = await this.fetch('POST', {
       headers: await this.postHeaders(),
       body: JSON.stringify(message),
-      signal: this.lifetime.signal,
     });
     const assigned = response.headers.get('mcp-session-id');
     if (assigned !== null && isInitialize(message)) this.session = assigned;
@@ -213,7 +232,10 @@ export class StreamableHttpClientTransport implements Transport {
       for (const id of ids)
         this.failRequest(
           id,
-          new LocalError('message-too-large', `The response exceeded ${this.maxBytes} bytes`),
+          new LocalError(
+            'message-too-large',
+            `The response from ${this.url.href} exceeds the ${this.maxBytes}-byte message limit`,
+          ),
         );
       return;
     }
@@ -270,7 +292,10 @@ export class StreamableHttpClientTransport implements Transport {
         if (this.outstanding.has(id))
           this.failRequest(
             id,
-            new LocalError('message-too-large', `A message exceeded ${this.maxBytes} bytes`),
+            new LocalError(
+              'message-too-large',
+              `A message from ${this.url.href} exceeds the ${this.maxBytes}-byte message limit`,
+            ),
           );
     }
     const due = state.awaited.filter((id) => this.outstanding.has(id));
@@ -278,8 +303,15 @@ export class StreamableHttpClientTransport implements Transport {
     await this.resume({ ...state, awaited: due }, 0);
   }
 
-  /** Reconnects a stream with GET (+ Last-Event-ID), honouring the announced retry delay. */
-  private async resume(state: StreamState, attempt: number): Promise<void> {
+  /**
+   * Reconnects a stream with GET (+ Last-Event-ID), honouring the announced retry delay.
+   * `unreachable` counts the attempts in a row that found no server at all.
+   */
+  private async resume(
+    state: StreamState,
+    attempt: number,
+    lastFailure?: { error: Error; unreachable: number },
+  ): Promise<void> {
     const standalone = state.awaited.length === 0;
     if (!standalone && state.lastEventId === undefined) {
       for (const id of state.awaited)
@@ -287,26 +319,24 @@ export class StreamableHttpClientTransport implements Transport {
           id,
           new LocalError(
             'transport',
-            'The response stream ended before the response, and it cannot be resumed',
+            `The response stream from ${this.url.href} ended before the response, and it cannot be resumed`,
           ),
         );
       return;
     }
     const limit = this.options.maxReconnectAttempts ?? 5;
-    if (attempt >= limit) {
+    const unreachable = lastFailure?.unreachable ?? 0;
+    if (attempt >= limit || unreachable >= UNREACHABLE_ATTEMPTS) {
       if (standalone) this.standaloneOpen = false;
-      for (const id of state.awaited)
-        this.failRequest(
-          id,
-          new LocalError(
-            'transport',
-            `The response stream was lost and ${limit} reconnections failed`,
-          ),
-        );
+      for (const id of state.awaited) this.failRequest(id, this.lostStream(attempt, lastFailure));
       return;
     }
     const base = state.retryMs ?? this.options.reconnectDelayMs ?? 1000;
-    await sleep(attempt === 0 ? base : base * 2 ** attempt, this.lifetime.signal);
+    // No backoff while nobody answers: the second refusal ends it one `retry` later.
+    await sleep(
+      attempt === 0 || unreachable > 0 ? base : base * 2 ** attempt,
+      this.lifetime.signal,
+    );
     if (this.closed) return;
     const headers: Record<string, string> = {
       ...(await this.baseHeaders()),
@@ -315,13 +345,14 @@ export class StreamableHttpClientTransport implements Transport {
     if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
     let response: Response;
     try {
-      response = await this.fetcher(this.url, {
-        method: 'GET',
-        headers,
-        signal: this.lifetime.signal,
+      response = await this.fetch('GET', { headers });
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const refused = failure instanceof ConnectionError && failure.unreachable;
+      return this.resume(state, attempt + 1, {
+        error: failure,
+        unreachable: refused ? unreachable + 1 : 0,
       });
-    } catch {
-      return this.resume(state, attempt + 1);
     }
     const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     if (!response.ok || !response.body || !isSse) {
@@ -334,9 +365,28 @@ export class StreamableHttpClientTransport implements Transport {
         this.standaloneOpen = false;
         return;
       }
-      return this.resume(state, attempt + 1);
+      return this.resume(state, attempt + 1, {
+        error: new HttpStatusError(
+          response.status,
+          `GET ${this.url.href}: HTTP ${response.status}${isSse ? '' : ' without an event stream'}`,
+        ),
+        unreachable: 0,
+      });
     }
     await this.consume(response.body, state);
+  }
+
+  /** Why a stream's requests fail once reconnecting gave up: the URL and the last failure. */
+  private lostStream(attempts: number, last: { error: Error } | undefined): LocalError {
+    const why = last ? `: ${last.error.message}` : '';
+    const message = `The response stream from ${this.url.href} was lost and ${attempts} reconnection${attempts === 1 ? '' : 's'} failed${why}`;
+    return last?.error instanceof ConnectionError
+      ? new ConnectionError(message, {
+          url: this.url.href,
+          errno: last.error.errno,
+          cause: last.error,
+        })
+      : new LocalError('transport', message, last ? { cause: last.error } : undefined);
   }
 
   private openStandalone(): void {
@@ -352,11 +402,9 @@ export class StreamableHttpClientTransport implements Transport {
       this.session = undefined;
       if (!init)
         throw new LocalError('transport', 'The session expired before initialize was seen');
-      const response = await this.fetcher(this.url, {
-        method: 'POST',
+      const response = await this.fetch('POST', {
         headers: await this.postHeaders(),
         body: JSON.stringify({ ...init, id: `toolwire-reinitialize-${Date.now()}` }),
-        signal: this.lifetime.signal,
       });
       await response.body?.cancel().catch(() => {});
       if (!response.ok)

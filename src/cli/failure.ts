@@ -1,0 +1,169 @@
+/**
+ * @module What went wrong, for the person at the terminal and for programs reading
+ * `--json-output`: one classification of every failure into a kind, an exit status, a message
+ * naming what failed (the URL and errno, the exit code or signal of a stdio server and the end of
+ * its stderr, the limit that was hit) and the same facts as JSON fields.
+ */
+import { LocalError, RpcError } from '../index.js';
+import { ConnectionError } from '../http.js';
+import type { ExitStatus } from '../stdio.js';
+import { UsageError } from './argValues.js';
+import { terminalJson, terminalText } from './terminalText.js';
+
+/** The kinds of failure, as `--json-output` names them in `error.kind`. */
+export type FailureKind =
+  | 'usage'
+  | 'unknown-tool'
+  | 'connection'
+  | 'server-exited'
+  | 'protocol'
+  | 'timeout'
+  | 'interrupted';
+
+/** One failure, described. */
+export interface Failure {
+  kind: FailureKind;
+  /** For people; may span lines. Printed through terminalText. */
+  message: string;
+  exitCode: number;
+  /** Further facts for `--json-output` (`code`, `url`, `errno`, `exitCode`, `stderr`, `tools`...). */
+  details?: Record<string, unknown>;
+}
+
+/** Exit statuses (README: Command line). */
+export const EXIT = { ok: 0, toolError: 1, usage: 2, failure: 3, interrupted: 130 } as const;
+
+/** A failure the CLI itself detected, already described. */
+export class CliFailure extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/** What the failing command knew about its server, to name it in the message. */
+export interface FailureContext {
+  /** The command line of a stdio server, as words. */
+  command?: readonly string[];
+  /** How the stdio server ended, and its last stderr lines. */
+  exit?: ExitStatus;
+  stderrTail?: string;
+  /** The client's message size limit. */
+  maxMessageBytes?: number;
+}
+
+function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof type) return e;
+    e = e.cause;
+  }
+  return undefined;
+}
+
+function mib(bytes: number): string {
+  return bytes % 1024 ** 2 === 0 ? `${bytes / 1024 ** 2} MiB` : `${bytes} bytes`;
+}
+
+/** Words as a shell would need them: quoted when they hold anything but plain characters. */
+export function shellWords(words: readonly string[]): string {
+  return words
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+}
+
+function serverExited(exit: ExitStatus, context: FailureContext): Failure {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  const tail = context.stderrTail ?? '';
+  const quoted = tail
+    ? `\nIts last stderr lines:\n${tail
+        .split('\n')
+        .map((line) => `  | ${line}`)
+        .join('\n')}`
+    : '';
+  return {
+    kind: 'server-exited',
+    message: `the server${context.command ? ` (${shellWords(context.command)})` : ''} ${how}${quoted}`,
+    exitCode: EXIT.failure,
+    details: { exitCode: exit.code, signal: exit.signal, stderr: tail },
+  };
+}
+
+/** Classifies anything a command threw. */
+export function describeFailure(error: unknown, context: FailureContext = {}): Failure {
+  if (error instanceof CliFailure) return error.failure;
+  if (error instanceof UsageError)
+    return { kind: 'usage', message: error.message, exitCode: EXIT.usage };
+  if (error instanceof RpcError)
+    return {
+      kind: 'protocol',
+      message: `Error ${error.code}: ${error.message}`,
+      exitCode: EXIT.failure,
+      details: { code: error.code, ...(error.data !== undefined ? { data: error.data } : {}) },
+    };
+  // A stdio server that died explains the closed connection better than "Connection closed".
+  if (context.exit?.unexpected) return serverExited(context.exit, context);
+  const connection = findCause(error, ConnectionError);
+  const message = error instanceof Error ? error.message : String(error);
+  if (connection)
+    return {
+      kind: 'connection',
+      message,
+      exitCode: EXIT.failure,
+      details: { url: connection.url, ...(connection.errno ? { errno: connection.errno } : {}) },
+    };
+  if (error instanceof LocalError) {
+    const details = { code: error.code };
+    switch (error.code) {
+      case 'timeout':
+        return { kind: 'timeout', message, exitCode: EXIT.failure, details };
+      case 'message-too-large': {
+        const limit = context.maxMessageBytes ?? 4 * 1024 * 1024;
+        return {
+          kind: 'protocol',
+          message: `${message} (the limit is ${mib(limit)}: raise it with --max-message-bytes, e.g. --max-message-bytes 64MiB)`,
+          exitCode: EXIT.failure,
+          details: { ...details, limit },
+        };
+      }
+      case 'transport':
+      case 'closed':
+      case 'send-failed':
+      case 'not-connected':
+        return { kind: 'connection', message, exitCode: EXIT.failure, details };
+      case 'aborted':
+      case 'capability-missing':
+      case 'denied':
+      case 'invalid-output':
+      case 'invalid-response':
+      case 'invalid-tool':
+      case 'pagination-loop':
+      case 'unsupported-version':
+        return { kind: 'protocol', message, exitCode: EXIT.failure, details };
+    }
+  }
+  return { kind: 'protocol', message, exitCode: EXIT.failure };
+}
+
+/** Where a failure is printed. */
+export interface FailureOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+/**
+ * Prints a failure: the message on stderr (prefixed with `toolwire:` unless it names its command
+ * already), and with `--json-output` also `{"error": {...}}` on stdout.
+ */
+export function printFailure(failure: Failure, out: FailureOutput, jsonOutput: boolean): number {
+  const text = terminalText(failure.message);
+  // Usage messages start with the command they are about (`call: ...`).
+  const prefixed =
+    failure.kind === 'usage' || failure.kind === 'unknown-tool' ? text : `toolwire: ${text}`;
+  out.stderr.write(`${prefixed}\n`);
+  if (jsonOutput)
+    out.stdout.write(
+      terminalJson({
+        error: { kind: failure.kind, message: failure.message, ...failure.details },
+      }) + '\n',
+    );
+  return failure.exitCode;
+}

@@ -1,0 +1,121 @@
+/**
+ * @module The help texts of the program and of each command, laid out in aligned columns from one
+ * table per command, so `toolwire help`, `toolwire <command> --help` and the README agree.
+ */
+
+/** The commands that have their own help. */
+export type HelpTopic = 'serve' | 'list' | 'call';
+
+/** The commands with help, in the order the program help lists them. */
+export const HELP_TOPICS: readonly HelpTopic[] = ['serve', 'list', 'call'];
+
+type Rows = ReadonlyArray<readonly [string, string]>;
+
+/** Two columns: the left one padded to its widest entry (capped, longer ones wrap below). */
+function columns(rows: Rows, indent = '  ', maxLeft = 30): string {
+  const width = Math.min(maxLeft, Math.max(...rows.map(([left]) => left.length)));
+  return rows
+    .map(([left, right]) =>
+      left.length > width
+        ? `${indent}${left}\n${indent}${' '.repeat(width + 2)}${right}`
+        : `${indent}${left.padEnd(width + 2)}${right}`,
+    )
+    .join('\n');
+}
+
+const EXIT_STATUS = `Exit status:
+${columns([
+  ['0', 'success'],
+  ['1', 'the tool reported an error (isError)'],
+  ['2', 'usage error, including an unknown tool'],
+  ['3', 'connection or protocol error'],
+  ['130', 'interrupted (Ctrl-C)'],
+])}`;
+
+const CLIENT_OPTIONS: Rows = [
+  ['--header <Name: value>', 'A request header for a URL, e.g. Authorization (repeatable)'],
+  ['--max-message-bytes <n>', 'Largest message accepted from the server (default 4MiB; 16MiB...)'],
+  ['--json-output', 'Print JSON on stdout: the answer, or {"error": {...}} for any failure'],
+  ['-h, --help', 'Show this help'],
+];
+
+const TOPICS: Record<HelpTopic, { usage: string[]; about: string; options: Rows }> = {
+  serve: {
+    usage: [
+      'toolwire serve <module> [--export <name>] [--watch]',
+      'toolwire serve <module> --http <port> [--host <host>] [--stateless] [--watch]',
+      '               [--allowed-host <name> ...] [--allowed-origin <origin> ...]',
+      '               [--redis <redis://host:port> [--redis-prefix <prefix>]]',
+    ],
+    about: `Serve the McpServer a module exports (its default export, or --export <name>; a function
+returning one works too) over stdio, or over Streamable HTTP at /mcp with --http (and the
+2024-11-05 HTTP+SSE transport at /sse). The module may be JavaScript or TypeScript (.ts, .mts:
+run by the optional tsx package when it is installed, else by Node's type stripping where this
+Node has it). Over stdio, anything the module prints goes to stderr: stdout carries MCP messages
+only. With --watch, the server restarts when the module or a local file it loaded changes: over
+HTTP on the same port, over stdio behind a relay that keeps the client connected and tells it
+the tool list changed.`,
+    options: [
+      ['--export <name>', 'The export holding the server (default: default, then server)'],
+      ['--http <port>', 'Serve over HTTP on this port (0 picks a free one)'],
+      ['--host <host>', 'Listen on this address (default 127.0.0.1)'],
+      ['--stateless', 'No sessions: each request stands alone (no tasks, no GET stream)'],
+      ['--allowed-host <name>', 'Also accept this Host header (repeatable; DNS rebinding guard)'],
+      ['--allowed-origin <origin>', 'Also accept this Origin (repeatable)'],
+      ['--redis <url>', 'Keep tasks, sessions and SSE events in Redis (several instances)'],
+      ['--redis-prefix <prefix>', 'Prefix of the Redis keys (default "toolwire:")'],
+      ['--watch', 'Restart the server when the module or a file it imports changes'],
+      ['-h, --help', 'Show this help'],
+    ],
+  },
+  list: {
+    usage: ['toolwire list [options] <url>', 'toolwire list [options] -- <command> [args...]'],
+    about: `List the tools of the server at a URL (Streamable HTTP, falling back to HTTP+SSE), or of a
+stdio server started by the command: name, title, description, parameters, behaviour hints
+(declared by the server, untrusted), output schema and task support.`,
+    options: CLIENT_OPTIONS,
+  },
+  call: {
+    usage: [
+      'toolwire call <tool> [options] <url>',
+      'toolwire call <tool> [options] -- <command> [args...]',
+    ],
+    about: `Call one tool and print its result on stdout (a tool error goes to stderr, exit status 1).
+Progress shows as a bar on a terminal. A tool that requires a task runs as one, its status
+changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130.`,
+    options: [
+      ['--arg <key=value>', "One argument, typed from the tool's input schema (repeatable)"],
+      ['--json <object>', 'All arguments as a JSON object (--arg entries override it)'],
+      ['--timeout <ms>', 'Give up after this long without progress (default 60000)'],
+      ['--task', 'Run as a task when the tool allows it'],
+      ...CLIENT_OPTIONS,
+    ],
+  },
+};
+
+/** The help of one command. */
+export function commandHelp(topic: HelpTopic): string {
+  const { usage, about, options } = TOPICS[topic];
+  const lines = usage.map((u, i) => `${i === 0 ? 'Usage: ' : '       '}${u}`);
+  return `${lines.join('\n')}\n\n${about}\n\nOptions:\n${columns(options)}\n\n${EXIT_STATUS}`;
+}
+
+/** The program's help. */
+export const USAGE = `toolwire: MCP tools from the command line
+
+Usage:
+${columns(
+  [
+    ['toolwire serve <module> [options]', "Serve a module's McpServer over stdio or HTTP"],
+    ['toolwire list [options] <url>', 'List the tools of a server at a URL'],
+    ['toolwire list [options] -- <command>', '... or of a stdio server the command starts'],
+    ['toolwire call <tool> [options] <url>', 'Call one tool'],
+    ['toolwire call <tool> [options] -- <command>', '... of a stdio server the command starts'],
+    ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],
+    ['toolwire --version', 'Print the version'],
+  ],
+  '  ',
+  44,
+)}
+
+${EXIT_STATUS}`;
