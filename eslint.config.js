@@ -53,15 +53,6 @@ export default tseslint.config(
     ignores: ['src/**/*.test.ts'],
     rules: { 'max-params': ['error', 3] },
   },
-  {
-    // Regression tests are named after their issue: issue-<n>-<topic>.test.ts (STYLE.md §2.11).
-    files: ['test/regression/**/*.ts'],
-    rules: {
-      'unicorn/filename-case': [
-        'error',
-        { case: 'camelCase', ignore: [/^issue-\d+-[a-z0-9-]+\.test\.ts$/] },
-      ],
-    },
   },
   layer(
     'jsonrpc',
