@@ -53,7 +53,6 @@ export default tseslint.config(
     ignores: ['src/**/*.test.ts'],
     rules: { 'max-params': ['error', 3] },
   },
-  },
   layer(
     'jsonrpc',
     LAYERS.filter((l) => l !== 'jsonrpc'),
