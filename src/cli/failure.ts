@@ -137,6 +137,7 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       case 'invalid-tool':
       case 'pagination-loop':
       case 'unsupported-version':
+      case 'unsupported-schema':
         return { kind: 'protocol', message, exitCode: EXIT.failure, details };
     }
   }
