@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createHttpHandler } from '../../src/http.js';
+import { McpClient } from '../../src/client.js';
+import { createHttpHandler, HttpClientTransport } from '../../src/http.js';
 import { McpServer } from '../../src/server.js';
 import { StdioServerTransport } from '../../src/stdio.js';
 import { createLinkedPair } from '../../src/transports/memory.js';
@@ -183,4 +184,35 @@ describe('a client that pipelines is queued, never refused', () => {
     expect((await again).status).toBe(200);
     await handler.close({ graceMs: 0 });
   });
+});
+
+describe('a client that pipelines over HTTP', () => {
+  it('is told to wait (429 Retry-After) and sends again, so every call succeeds', async () => {
+    const server = new McpServer({ name: 'http', version: '1' }, { maxInFlight: 1, maxQueued: 2 });
+    server.registerTool('slow', {}, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return 'ok';
+    });
+    const handler = createHttpHandler(server);
+    const statuses: number[] = [];
+    const client = new McpClient({ name: 'pipeliner', version: '1' });
+    await client.connect(
+      new HttpClientTransport('http://127.0.0.1:3000/mcp', {
+        fetch: async (url, init) => {
+          const response = await handler.fetch(new Request(url, init));
+          statuses.push(response.status);
+          return response;
+        },
+      }),
+    );
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => client.callTool('slow', {}, { timeoutMs: 20_000 })),
+    );
+    expect(results.map((r) => r.content)).toEqual(
+      Array.from({ length: 8 }, () => [{ type: 'text', text: 'ok' }]),
+    );
+    expect(statuses).toContain(429); // the queue did fill: the retries were needed
+    await client.close();
+    await handler.close({ graceMs: 0 });
+  }, 30_000);
 });

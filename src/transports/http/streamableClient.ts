@@ -12,6 +12,7 @@ import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/ty
 import { readBody } from './body.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
 import { connectionError, ConnectionError } from './networkError.js';
+import { retryAfterMs } from './retryAfter.js';
 import { readSse } from './sseReader.js';
 
 /** Options of {@link StreamableHttpClientTransport}. */
@@ -35,6 +36,11 @@ export interface StreamableHttpClientOptions {
    * its requests within seconds, with a {@link ConnectionError} naming the URL and the code.
    */
   maxReconnectAttempts?: number;
+  /**
+   * Times a POST answered 429 or 503 with `Retry-After` (a server whose request queue is full,
+   * or briefly unable to serve) is sent again after the delay it asks for. Default 10.
+   */
+  maxBusyRetries?: number;
 }
 
 /** An HTTP failure of a POST, with its status. */
@@ -77,11 +83,13 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
       resolve();
       return;
     }
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = (): void => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /** A Streamable HTTP connection to one MCP endpoint. */
@@ -183,10 +191,7 @@ export class StreamableHttpClientTransport implements Transport {
     const ids = requestIdsOf(message);
     for (const id of ids) this.outstanding.add(id);
     const hadSession = this.session !== undefined;
-    const response = await this.fetch('POST', {
-      headers: await this.postHeaders(),
-      body: JSON.stringify(message),
-    });
+    const response = await this.postOnce(message);
     const assigned = response.headers.get('mcp-session-id');
     if (assigned !== null && isInitialize(message)) this.session = assigned;
     if (response.status === 404 && hadSession && mayReinitialize && !isInitialize(message)) {
@@ -223,6 +228,24 @@ export class StreamableHttpClientTransport implements Transport {
       await this.readJson(response, ids);
     } else {
       await response.body?.cancel();
+    }
+  }
+
+  /**
+   * Sends a POST; a 429 or 503 with a `Retry-After` the client can honour is sent again after it
+   * (backpressure from a server whose queue is full, not a failure).
+   */
+  private async postOnce(message: JsonRpcMessage | JsonRpcMessage[]): Promise<Response> {
+    const body = JSON.stringify(message);
+    const retries = this.options.maxBusyRetries ?? 10;
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.fetch('POST', { headers: await this.postHeaders(), body });
+      if ((response.status !== 429 && response.status !== 503) || attempt >= retries)
+        return response;
+      const delay = retryAfterMs(response.headers.get('retry-after'));
+      if (delay === undefined || this.lifetime.signal.aborted) return response;
+      await response.body?.cancel().catch(() => {});
+      await sleep(delay, this.lifetime.signal);
     }
   }
 
