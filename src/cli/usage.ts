@@ -32,6 +32,14 @@ ${columns([
   ['130', 'interrupted (Ctrl-C)'],
 ])}`;
 
+/** `serve` runs until stopped: its statuses say how it ended, not how a tool did. */
+const SERVE_EXIT_STATUS = `Exit status:
+${columns([
+  ['0', 'stopped: stdin closed (stdio), or SIGINT/SIGTERM after a graceful shutdown'],
+  ['2', 'usage error, including a module that cannot be loaded or exports no server'],
+  ['3', 'the server could not start (port in use, Redis unreachable...)'],
+])}`;
+
 const CLIENT_OPTIONS: Rows = [
   ['--header <Name: value>', 'A request header for a URL, e.g. Authorization (repeatable)'],
   ['--max-message-bytes <n>', 'Largest message accepted from the server (default 4MiB; 16MiB...)'],
@@ -97,7 +105,8 @@ changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130.`
 export function commandHelp(topic: HelpTopic): string {
   const { usage, about, options } = TOPICS[topic];
   const lines = usage.map((u, i) => `${i === 0 ? 'Usage: ' : '       '}${u}`);
-  return `${lines.join('\n')}\n\n${about}\n\nOptions:\n${columns(options)}\n\n${EXIT_STATUS}`;
+  const exit = topic === 'serve' ? SERVE_EXIT_STATUS : EXIT_STATUS;
+  return `${lines.join('\n')}\n\n${about}\n\nOptions:\n${columns(options)}\n\n${exit}`;
 }
 
 /** The program's help. */
