@@ -46,9 +46,11 @@ describe('anonymous callers are limited beyond their session', () => {
     expect(rateLimited(await alice.client.callTool('work'))).toBe(false);
   });
 
-  it('limits a client that opens a new HTTP session per call, by its address', async () => {
-    const server = limitedServer();
-    const handler = createHttpHandler(server);
+  it.each([
+    ['opens a new HTTP session per call', false],
+    ['calls a stateless server, where every POST is a session of its own', true],
+  ])('limits a client that %s, by its address', async (_how, stateless) => {
+    const handler = createHttpHandler(limitedServer(), { stateless });
     const listener = await serveHttp(handler, { port: 0, host: '127.0.0.1' });
     closers.push(
       () => handler.close({ graceMs: 0 }),
@@ -57,24 +59,6 @@ describe('anonymous callers are limited beyond their session', () => {
     const outcomes: boolean[] = [];
     for (let i = 0; i < 3; i++) {
       const client = new McpClient({ name: 'hopper', version: '1' });
-      await client.connect(new HttpClientTransport(`${listener.url}/mcp`));
-      outcomes.push(rateLimited(await client.callTool('work')));
-      await client.close();
-    }
-    expect(outcomes).toEqual([false, false, true]);
-  });
-
-  it('holds in stateless mode, where every POST is a session of its own', async () => {
-    const server = limitedServer();
-    const handler = createHttpHandler(server, { stateless: true });
-    const listener = await serveHttp(handler, { port: 0, host: '127.0.0.1' });
-    closers.push(
-      () => handler.close({ graceMs: 0 }),
-      () => listener.close(),
-    );
-    const outcomes: boolean[] = [];
-    for (let i = 0; i < 3; i++) {
-      const client = new McpClient({ name: 'stateless', version: '1' });
       await client.connect(new HttpClientTransport(`${listener.url}/mcp`));
       outcomes.push(rateLimited(await client.callTool('work')));
       await client.close();
