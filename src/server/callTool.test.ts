@@ -255,7 +255,7 @@ describe('argument validation, per revision', () => {
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 
-  it('passes constructor and prototype keys through as plain data', async () => {
+  it('refuses constructor and prototype keys, at any depth, before the handler runs', async () => {
     let received: Record<string, unknown> | undefined;
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool('any', { inputSchema: { type: 'object' } }, (args) => {
@@ -263,12 +263,18 @@ describe('argument validation, per revision', () => {
       return 'ok';
     });
     const c = await connect(server);
-    const args = JSON.parse(
-      '{"constructor":{"prototype":{"polluted":true}},"__proto__":{"polluted":true}}',
-    ) as Record<string, unknown>;
-    expect(await c.client.callTool('any', args)).toMatchObject({ content: [{ text: 'ok' }] });
-    expect(Object.getPrototypeOf(received)).toBe(Object.prototype);
-    expect(Object.keys(received ?? {})).toEqual(['constructor', '__proto__']);
+    for (const text of [
+      '{"constructor":{"prototype":{"polluted":true}}}',
+      '{"deep":[{"prototype":1}]}',
+      '{"__proto__":{"polluted":true}}',
+    ]) {
+      const result = await c.client.callTool('any', JSON.parse(text) as Record<string, unknown>);
+      expect(result).toMatchObject({ isError: true });
+      expect(JSON.stringify(result.content)).toMatch(
+        /is not accepted \(it could reach object prototypes\)/,
+      );
+    }
+    expect(received).toBeUndefined();
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });

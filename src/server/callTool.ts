@@ -7,12 +7,14 @@ import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
+import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
 import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { featuresOf, type RevisionFeatures } from '../protocol/versions.js';
 import { rateLimitSubject, type RateLimiter, type RateLimitRule } from './rateLimiter.js';
 import { checkToolResult } from './resultCheck.js';
+import { oversizeOf } from './resultSize.js';
 import { toolError, ToolError } from './results.js';
 import { CallContext, type SessionPort } from './toolContext.js';
 import type { Cancellation } from '../jsonrpc/cancellation.js';
@@ -33,6 +35,8 @@ export interface CallDependencies {
   readonly defaultTimeoutMs: number;
   readonly structuredText: boolean;
   readonly exposeErrorMessages: boolean;
+  /** Largest result sent, as JSON bytes, unless the tool sets its own. */
+  readonly maxResultBytes: number;
   /** Set when the server runs task-augmented calls. */
   readonly tasks: TaskRuntime | undefined;
   /** Server-side diagnostics (stderr by default): never sent to the client. */
@@ -210,7 +214,7 @@ function startToolTask(
     ttl: task.ttl,
     immediateResponse: entry.immediateResponse,
     run: async (binding, cancellation) => {
-      const validated = await entry.input.validate(task.args);
+      const validated = await validateArguments(entry, task.args);
       if (!validated.ok) {
         return projected(
           plan,
@@ -252,8 +256,16 @@ interface CallPlan {
   readonly features: RevisionFeatures;
 }
 
+/** The result as the session's revision receives it, unless it is too large to send. */
 function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  return callToolResultForRevision(result, plan.features);
+  const out = callToolResultForRevision(result, plan.features);
+  const { entry, deps } = plan;
+  const limit = entry.maxResultBytes ?? deps.maxResultBytes;
+  const size = oversizeOf(out, limit);
+  if (size === undefined) return out;
+  const message = `Tool "${entry.name}" returned ${size} bytes, over the ${limit}-byte limit on a result; it was not sent`;
+  deps.report(new Error(message), `tool "${entry.name}" returned an oversized result`);
+  return callToolResultForRevision(toolError(message), plan.features);
 }
 
 function afterValidation(
@@ -323,8 +335,26 @@ export function callTool(
     if (params.task !== undefined)
       return startToolTask(plan, { tasks, ttl: params.task.ttl, args: params.arguments ?? {} });
   }
-  const validated = entry.input.validate(params.arguments ?? {});
+  const validated = validateArguments(entry, params.arguments ?? {});
   return validated instanceof Promise
     ? validated.then((v) => afterValidation(plan, v))
     : afterValidation(plan, validated);
+}
+
+/**
+ * Validates arguments decoded from JSON: first what no schema catches (an out-of-range number
+ * parsed as Infinity, a key that reaches prototypes), then the tool's input schema.
+ */
+function validateArguments(
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+): ToolSchemaCheck | Promise<ToolSchemaCheck> {
+  const problem = argumentsProblem(args);
+  if (problem === undefined) return entry.input.validate(args);
+  const colon = problem.indexOf(': ');
+  const path = problem.slice(0, colon);
+  return {
+    ok: false,
+    issues: [{ path: path === '(root)' ? '' : path, message: problem.slice(colon + 2) }],
+  };
 }

@@ -13,6 +13,7 @@ import type { TaskStore } from '../tasks/taskStore.js';
 import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
+  isByteLimit,
   isTimerDelay,
   MAX_TIMER_MS,
   projectedDefinition,
@@ -55,6 +56,12 @@ export interface ServerOptions {
   visibility?: ToolVisibility;
   /** Serialise `structuredContent` into a text block when a handler returns no content. Default true. */
   structuredText?: boolean;
+  /**
+   * Largest tool result sent, in bytes of JSON (tools may set their own). A larger result becomes
+   * an `isError` result saying so: kept well under the 4 MiB a client accepts by default. Default
+   * 2 MiB.
+   */
+  maxResultBytes?: number;
   /** Send the message of unexpected handler errors to the client. Default false (generic message). */
   exposeErrorMessages?: boolean;
   /** Changes within this window produce one `list_changed`. Default 10 ms. */
@@ -138,6 +145,8 @@ export class McpServer {
       throw new RangeError(
         `toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}`,
       );
+    if (options.maxResultBytes !== undefined && !isByteLimit(options.maxResultBytes))
+      throw new RangeError('maxResultBytes must be a positive whole number of bytes');
     if (options.rateLimit !== undefined) {
       const problem = rateLimitRuleProblem(options.rateLimit);
       if (problem) throw new RangeError(`Server option rateLimit: ${problem}`);
@@ -159,6 +168,7 @@ export class McpServer {
       defaultTimeoutMs: options.toolTimeoutMs ?? 300_000,
       structuredText: options.structuredText ?? true,
       exposeErrorMessages: options.exposeErrorMessages ?? false,
+      maxResultBytes: options.maxResultBytes ?? 2 * 1024 * 1024,
       tasks: this.tasks,
       report,
     };

@@ -5,6 +5,7 @@
  */
 import { isPlainObject } from '../jsonrpc/guards.js';
 import { contentBlockProblem } from '../protocol/contentGuards.js';
+import { asSerialised } from '../protocol/jsonValues.js';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 
 /** What the handler returned, normalised, or why it cannot be sent. */
@@ -25,9 +26,13 @@ export function checkToolResult(value: unknown): CheckedResult {
   const result: CallToolResult = { content: content as ContentBlock[] };
   const structured = value['structuredContent'];
   if (structured !== undefined) {
-    if (!isPlainObject(structured))
+    // Checked (and later validated) as the client will read it: NaN or Infinity become null, a
+    // Date its string, so the output schema sees what goes on the wire.
+    const serialised = asSerialised(structured);
+    if (!serialised.ok) return { ok: false, problem: `"structuredContent": ${serialised.problem}` };
+    if (!isPlainObject(serialised.value))
       return { ok: false, problem: '"structuredContent" must be an object' };
-    result.structuredContent = structured;
+    result.structuredContent = serialised.value;
   }
   const isError = value['isError'];
   if (isError !== undefined) {

@@ -51,6 +51,8 @@ export interface ToolConfig<
   structuredText?: boolean;
   /** Calls allowed per principal on this tool; `false` exempts it from the server's default. */
   rateLimit?: RateLimitRule | false;
+  /** Largest result this tool may send (JSON bytes); larger ones become an error result. */
+  maxResultBytes?: number;
   /**
    * For a call run as a task: text the host may give the model at once while the task runs
    * (the `io.modelcontextprotocol/model-immediate-response` _meta of the CreateTaskResult).
@@ -103,6 +105,7 @@ export interface ToolEntry {
   timeoutMs: number | undefined;
   structuredText: boolean | undefined;
   rateLimit: RateLimitRule | false | undefined;
+  maxResultBytes: number | undefined;
   immediateResponse: string | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<ProtocolVersion, Tool>;
@@ -114,6 +117,11 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** True for a delay a timer honours: positive, finite and at most {@link MAX_TIMER_MS}. */
 export function isTimerDelay(ms: unknown): ms is number {
   return typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS;
+}
+
+/** True for a usable size limit: a positive safe integer. */
+export function isByteLimit(bytes: unknown): bytes is number {
+  return Number.isSafeInteger(bytes) && (bytes as number) > 0;
 }
 
 const NO_ARGUMENTS = { type: 'object', additionalProperties: false } as const;
@@ -187,6 +195,8 @@ export function compileTool(
   }
   if (config.timeoutMs !== undefined && !isTimerDelay(config.timeoutMs))
     fail(name, `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}`);
+  if (config.maxResultBytes !== undefined && !isByteLimit(config.maxResultBytes))
+    fail(name, 'maxResultBytes must be a positive whole number of bytes');
   if (config.rateLimit !== undefined && config.rateLimit !== false) {
     const problem = rateLimitRuleProblem(config.rateLimit);
     if (problem) fail(name, problem);
@@ -215,6 +225,7 @@ export function compileTool(
     timeoutMs: config.timeoutMs,
     structuredText: config.structuredText,
     rateLimit: config.rateLimit,
+    maxResultBytes: config.maxResultBytes,
     immediateResponse: config.immediateResponse,
     projections: new Map(),
   };

@@ -1,0 +1,102 @@
+/**
+ * @module Values as they really travel in JSON. Two gaps between JavaScript values and JSON text
+ * matter for tools:
+ * - `JSON.parse('1e309')` is `Infinity`, which a JSON Schema `number` accepts, yet it can never be
+ *   sent back (it serialises as `null`); and an own `__proto__` key parsed from JSON becomes the
+ *   prototype of any object it is later copied into with `Object.assign` or spread. Arguments
+ *   carrying either are refused before validation.
+ * - A handler may return values JSON cannot carry (`NaN`, `undefined` in an array, a `Date`, a
+ *   class instance). Structured output is checked in the form it will be serialised, so what goes
+ *   on the wire is what was validated.
+ */
+
+/** Keys that change or reach an object's prototype when copied; never accepted in arguments. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function pointer(path: string, key: string | number): string {
+  return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/**
+ * Why arguments decoded from JSON cannot be given to a handler, as `<JSON pointer>: <problem>`, or
+ * undefined: a number out of range (parsed as ±Infinity), or a `__proto__`, `constructor` or
+ * `prototype` key anywhere.
+ */
+export function argumentsProblem(value: unknown, path = '', depth = 0): string | undefined {
+  if (typeof value === 'number') {
+    return Number.isFinite(value)
+      ? undefined
+      : `${path || '(root)'}: the number is out of range (not a finite number)`;
+  }
+  if (typeof value !== 'object' || value === null || depth > 256) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = argumentsProblem(value[i], pointer(path, i), depth + 1);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key))
+      return `${pointer(path, key)}: the key "${key}" is not accepted (it could reach object prototypes)`;
+    const problem = argumentsProblem(
+      (value as Record<string, unknown>)[key],
+      pointer(path, key),
+      depth + 1,
+    );
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** True when JSON would carry `value` unchanged: plain objects and arrays of JSON primitives. */
+function isJsonExact(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (depth > 256) return false;
+      if (Array.isArray(value)) {
+        for (const item of value) if (!isJsonExact(item, depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false; // Date, Map, class instances
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+      for (const key of Object.keys(value))
+        if (!isJsonExact((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
+    }
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+    case 'bigint':
+      return false; // dropped or refused by JSON.stringify
+  }
+}
+
+/** A value in the form its JSON serialisation gives back, or why it has none. */
+export type Serialised = { ok: true; value: unknown } | { ok: false; problem: string };
+
+/**
+ * `value` as a peer will read it after serialisation: the same object when JSON carries it
+ * unchanged (the common case, checked without serialising), else its JSON round trip (`NaN`
+ * becomes `null`, a `Date` its string...). A value JSON cannot carry at all (a bigint, a cycle)
+ * is a problem.
+ */
+export function asSerialised(value: unknown): Serialised {
+  if (isJsonExact(value, 0)) return { ok: true, value };
+  try {
+    const text = JSON.stringify(value);
+    return { ok: true, value: text === undefined ? undefined : (JSON.parse(text) as unknown) };
+  } catch (error) {
+    return {
+      ok: false,
+      problem: `it cannot be serialised as JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+}
