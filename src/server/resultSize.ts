@@ -24,7 +24,8 @@ function roughSize(value: unknown, stop: number, depth = 0): number {
     return total;
   }
   for (const key in value) {
-    total += key.length + roughSize((value as Record<string, unknown>)[key], stop - total, depth + 1);
+    total +=
+      key.length + roughSize((value as Record<string, unknown>)[key], stop - total, depth + 1);
     if (total > stop) return total;
   }
   return total;
