@@ -13,6 +13,7 @@ import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
 import { CANCELLED, PROGRESS } from './methods.js';
 import { PendingRequests, type GiveUpReason, type Progress } from './pendingRequests.js';
 import { RequestScheduler } from './requestScheduler.js';
+import { EarlyCancels } from './earlyCancels.js';
 import type { MessageInfo, SendOptions, Transport } from './transport.js';
 import type {
   JsonObject,
@@ -83,6 +84,7 @@ export class Connection {
   /** Incoming requests accepted and not yet answered: running, or waiting in the scheduler. */
   private readonly inFlight = new Map<RequestId, IncomingRequest>();
   private readonly scheduler: RequestScheduler<IncomingRequest>;
+  private readonly earlyCancels = new EarlyCancels();
   private readonly closeListeners: Array<() => void> = [];
   private nextId = 1;
   private started = false;
@@ -290,8 +292,13 @@ export class Connection {
       const requestId = message.params?.['requestId'];
       if (!isRequestId(requestId)) return;
       const entry = this.inFlight.get(requestId);
-      // initialize must never be cancelled (lifecycle); unknown or finished ids are ignored.
-      if (!entry || entry.cancelledByPeer || entry.method === 'initialize') return;
+      if (!entry) {
+        // Finished, or not arrived yet (reordered): remembered briefly in case it comes.
+        this.earlyCancels.remember(requestId);
+        return;
+      }
+      // initialize must never be cancelled (lifecycle).
+      if (entry.cancelledByPeer || entry.method === 'initialize') return;
       entry.cancelledByPeer = true;
       const reason = message.params?.['reason'];
       entry.cancel(
@@ -325,6 +332,11 @@ export class Connection {
     const { id } = request;
     if (this.refusing) {
       this.respond(this.errorResponse(id, this.refusing.code, this.refusing.message), batch);
+      return;
+    }
+    if (this.earlyCancels.take(id) && request.method !== 'initialize') {
+      // The peer cancelled it before it arrived: it never runs and gets no response.
+      batch?.skip();
       return;
     }
     if (this.inFlight.has(id)) {
