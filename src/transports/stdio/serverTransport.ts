@@ -1,13 +1,15 @@
 /**
  * @module The stdio server transport: newline-delimited messages on stdin/stdout. Only MCP
  * messages are written to stdout. When stdout cannot keep up, reading stdin pauses until it
- * drains, so a slow reader bounds the server's memory instead of growing it.
+ * drains and what is sent meanwhile waits in an {@link Outbox} (progress coalesced per token,
+ * log messages bounded), so a slow reader bounds the server's memory instead of growing it.
  */
 import type { Readable, Writable } from 'node:stream';
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
+import { Outbox } from '../outbox.js';
 import { decoderFor, DEFAULT_MAX_MESSAGE_BYTES, encodeLine } from './lineSink.js';
 
 /** One settled promise for every accepted write (a send per message is the hot path). */
@@ -40,6 +42,8 @@ export class StdioServerTransport implements Transport {
   private closed = false;
   private waitingForDrain = false;
   private drainWaiters: Array<() => void> = [];
+  /** Messages waiting while stdout is full (progress coalesced, log messages bounded). */
+  private readonly outbox = new Outbox();
 
   constructor(options: StdioServerOptions = {}) {
     this.stdin = options.stdin ?? process.stdin;
@@ -81,8 +85,11 @@ export class StdioServerTransport implements Transport {
     this.uncork();
   };
   private readonly onDrain = (): void => {
+    if (this.closed) return;
+    // What waited goes first; if stdout fills up again, the next drain carries on.
+    if (!this.outbox.flush((message) => this.write(encodeLine(message)))) return;
     this.waitingForDrain = false;
-    if (!this.closed && !this.receivingPaused) this.stdin.resume();
+    if (!this.receivingPaused) this.stdin.resume();
     for (const resolve of this.drainWaiters.splice(0)) resolve();
   };
 
@@ -134,12 +141,15 @@ export class StdioServerTransport implements Transport {
       // shares a read with its response would be dropped. Flush first to keep the order.
       this.uncork();
     }
+    if (this.waitingForDrain) {
+      // stdout is full: the message waits in the outbox (bounded), not in the stream's buffer.
+      if (!this.outbox.hold(message)) return SENT; // a log message dropped under congestion
+      return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    }
     if (this.write(encodeLine(message))) return SENT;
     // stdout is full: stop taking new requests until it drains, and let awaiting senders wait.
-    if (!this.waitingForDrain) {
-      this.waitingForDrain = true;
-      this.stdin.pause();
-    }
+    this.waitingForDrain = true;
+    this.stdin.pause();
     return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
