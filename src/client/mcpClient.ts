@@ -5,6 +5,7 @@
  */
 import { Connection } from '../jsonrpc/connection.js';
 import { LocalError } from '../jsonrpc/errors.js';
+import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Progress } from '../jsonrpc/pendingRequests.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
@@ -129,12 +130,16 @@ export class McpClient {
     );
   }
 
-  /** Connects and performs the initialize handshake. */
+  /**
+   * Connects and performs the initialize handshake. A transport carries one connection: one that
+   * another server or client (or this one) connected before is refused with a `transport` error.
+   */
   async connect(
     transport: Transport,
     options: ConnectClientOptions = {},
   ): Promise<InitializeResult> {
     if (this.connection) throw new LocalError('transport', 'This client is already connected');
+    claimTransport(transport, 'McpClient.connect');
     const accepted = this.options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
     const offered =
       SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ??

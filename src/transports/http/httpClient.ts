@@ -29,6 +29,7 @@ export class HttpClientTransport implements Transport {
 
   private inner: Transport;
   private decided = false;
+  private started = false;
   private kindValue: HttpTransportKind = 'streamable-http';
 
   constructor(
@@ -44,6 +45,13 @@ export class HttpClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    // The inner transport refuses a second start with its own name: say ours.
+    if (this.started)
+      throw new LocalError(
+        'transport',
+        'HttpClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
+      );
+    this.started = true;
     await this.inner.start();
   }
 

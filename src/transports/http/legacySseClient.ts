@@ -33,6 +33,7 @@ export class LegacySseClientTransport implements Transport {
   private endpoint: URL | undefined;
   private readonly lifetime = new AbortController();
   private closed = false;
+  private started = false;
   private readonly fetcher: typeof fetch;
 
   constructor(
@@ -45,6 +46,13 @@ export class LegacySseClientTransport implements Transport {
 
   /** Opens the event stream and waits for the `endpoint` event. */
   async start(): Promise<void> {
+    // A second start would open a second event stream and a second endpoint.
+    if (this.started)
+      throw new LocalError(
+        'transport',
+        'LegacySseClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
+      );
+    this.started = true;
     const headers = {
       ...(await resolveHeaders(this.options.headers)),
       accept: 'text/event-stream',

@@ -108,6 +108,7 @@ export class StreamableHttpClientTransport implements Transport {
   private initializeRequest: JsonRpcRequest | undefined;
   private reinitializing: Promise<void> | undefined;
   private standaloneOpen = false;
+  private started = false;
   private closed = false;
   private readonly fetcher: typeof fetch;
   private readonly maxBytes: number;
@@ -128,7 +129,14 @@ export class StreamableHttpClientTransport implements Transport {
     return this.session;
   }
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    if (this.started)
+      throw new LocalError(
+        'transport',
+        'StreamableHttpClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
+      );
+    this.started = true;
+  }
 
   /** Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on. */
   setProtocolVersion(version: string): void {

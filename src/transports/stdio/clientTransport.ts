@@ -111,7 +111,11 @@ export class StdioClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.child) throw new LocalError('transport', 'Already started');
+    if (this.child)
+      throw new LocalError(
+        'transport',
+        'StdioClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
+      );
     const env = this.options.inheritEnv
       ? { ...(process.env as Record<string, string>), ...this.options.env }
       : { ...defaultEnvironment(), ...this.options.env };
