@@ -36,8 +36,10 @@ import type { Task } from '../tasks/taskTypes.js';
 import {
   answerServerRequest,
   capabilitiesFor,
+  elicitationModesOf,
   type ClientHandlers,
   type HandlerCapabilityOptions,
+  type ServerRequestHost,
 } from './serverRequests.js';
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
 
@@ -118,6 +120,7 @@ export class McpClient {
   private refreshAgain = false;
   private readonly validator = new OutputValidator();
   private readonly gate: ApprovalGate;
+  private readonly serverRequests: ServerRequestHost;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -128,6 +131,11 @@ export class McpClient {
       options.audit,
       () => this.serverInfo ?? { name: 'unknown', version: '' },
     );
+    this.serverRequests = {
+      handlers: options.handlers ?? {},
+      elicitationModes: elicitationModesOf(options),
+      report: (error) => this.report(error),
+    };
   }
 
   /**
@@ -147,8 +155,7 @@ export class McpClient {
     const connection = new Connection(
       transport,
       {
-        request: (request, context) =>
-          answerServerRequest(this.options.handlers ?? {}, request, context),
+        request: (request, context) => answerServerRequest(this.serverRequests, request, context),
         notification: (notification) => this.onNotification(notification),
       },
       {
