@@ -21,3 +21,14 @@ export function claimTransport(transport: Transport, who: string): void {
     );
   taken.add(transport);
 }
+
+/**
+ * The error of a transport's second `start()`: the connection starts its transport, so a
+ * transport started by hand (or by an earlier connection) cannot carry a new one.
+ */
+export function startedTwice(transport: string): LocalError {
+  return new LocalError(
+    'transport',
+    `${transport}.start() was called twice: a transport is started once, by the connect() that uses it`,
+  );
+}

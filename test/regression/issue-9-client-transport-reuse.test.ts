@@ -13,6 +13,7 @@ import {
   StreamableHttpClientTransport,
 } from '../../src/http.js';
 import { McpServer } from '../../src/server.js';
+import { StdioClientTransport } from '../../src/stdio.js';
 import { createLinkedPair } from '../../src/transports/memory.js';
 
 const taken = { code: 'transport', message: expect.stringMatching(/already carries a connection/) };
@@ -98,6 +99,15 @@ describe('a transport carries one connection', () => {
       () => new StreamableHttpClientTransport('http://127.0.0.1:9/mcp'),
     ],
     ['HttpClientTransport', () => new HttpClientTransport('http://127.0.0.1:9/mcp')],
+    [
+      'StdioClientTransport',
+      () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ['-e', 'setTimeout(() => {}, 5000)'],
+          shutdownGraceMs: 100,
+        }),
+    ],
   ])('%s started by hand is refused by connect', async (name, make) => {
     const transport = make();
     await transport.start();

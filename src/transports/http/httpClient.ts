@@ -4,6 +4,7 @@
  * 405, open a GET event stream and expect the 2024-11-05 `endpoint` event instead.
  */
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import { LegacySseClientTransport, type LegacySseClientOptions } from './legacySseClient.js';
@@ -46,11 +47,7 @@ export class HttpClientTransport implements Transport {
 
   async start(): Promise<void> {
     // The inner transport refuses a second start with its own name: say ours.
-    if (this.started)
-      throw new LocalError(
-        'transport',
-        'HttpClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
-      );
+    if (this.started) throw startedTwice('HttpClientTransport');
     this.started = true;
     await this.inner.start();
   }

@@ -5,6 +5,7 @@
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
@@ -52,11 +53,7 @@ export class LegacySseClientTransport implements Transport {
   /** Opens the event stream and waits for the `endpoint` event. */
   async start(): Promise<void> {
     // A second start would open a second event stream and a second endpoint.
-    if (this.started)
-      throw new LocalError(
-        'transport',
-        'LegacySseClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
-      );
+    if (this.started) throw startedTwice('LegacySseClientTransport');
     this.started = true;
     const headers = {
       ...(await resolveHeaders(this.options.headers)),

@@ -6,6 +6,7 @@
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../jsonrpc/guards.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
@@ -134,11 +135,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.started)
-      throw new LocalError(
-        'transport',
-        'StreamableHttpClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
-      );
+    if (this.started) throw startedTwice('StreamableHttpClientTransport');
     this.started = true;
   }
 

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { defaultEnvironment } from './environment.js';
@@ -129,11 +130,7 @@ export class StdioClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.child)
-      throw new LocalError(
-        'transport',
-        'StdioClientTransport.start() was called twice: a transport is started once, by the connect() that uses it',
-      );
+    if (this.child) throw startedTwice('StdioClientTransport');
     const env = this.options.inheritEnv
       ? { ...(process.env as Record<string, string>), ...this.options.env }
       : { ...defaultEnvironment(), ...this.options.env };
