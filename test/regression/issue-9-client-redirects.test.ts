@@ -280,6 +280,38 @@ describe('HTTP+SSE (2024-11-05): redirects and the endpoint event', () => {
     expect(b.seen).toEqual([]);
   });
 
+  it('an endpoint elsewhere that followRedirects allows gets no credentials', async () => {
+    const b = await origin((request) =>
+      request.method === 'POST' ? new Response(null, { status: 202 }) : undefined,
+    );
+    // The stream stays open after the endpoint event, as a real one does.
+    const a = await origin((request) =>
+      request.method === 'GET'
+        ? new Response(
+            new ReadableStream<Uint8Array>({
+              start: (controller) =>
+                controller.enqueue(
+                  new TextEncoder().encode(`event: endpoint\ndata: ${b.url}/messages\n\n`),
+                ),
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          )
+        : undefined,
+    );
+    const transport = new LegacySseClientTransport(`${a.url}/sse`, {
+      headers: secrets,
+      followRedirects: (_from, to) => to.origin === b.url,
+    });
+    open.push(transport);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(a.seen[0]?.headers).toMatchObject(secrets);
+    expect(b.seen).toHaveLength(1);
+    expect(b.seen[0]).toMatchObject({ method: 'POST', path: '/messages' });
+    expect(b.seen[0]?.headers).not.toHaveProperty('authorization');
+    expect(b.seen[0]?.headers).not.toHaveProperty('x-api-key');
+  });
+
   it('a POST to the endpoint redirected to another origin is refused', async () => {
     const b = await origin();
     const a = await origin((request) =>

@@ -10,7 +10,12 @@ import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
 import { connectionError } from './networkError.js';
-import { fetchFollowing, RedirectError, type RedirectOptions } from './redirects.js';
+import {
+  fetchFollowing,
+  RedirectError,
+  redirectAllowed,
+  type RedirectOptions,
+} from './redirects.js';
 import { readSse } from './sseReader.js';
 import { HttpStatusError } from './streamableClient.js';
 
@@ -178,7 +183,7 @@ export class LegacySseClientTransport implements Transport {
       return new LocalError('transport', `The endpoint ${endpoint.href} is not an HTTP URL`);
     if (
       endpoint.origin === this.url.origin ||
-      (typeof policy === 'function' && policy(this.url, endpoint))
+      (typeof policy === 'function' && redirectAllowed(policy, this.url, endpoint))
     )
       return endpoint;
     return new LocalError(

@@ -91,6 +91,22 @@ function methodProblem(method: RedirectableRequest['method'], status: number): s
 }
 
 /**
+ * A `followRedirects` function's decision on one hop (given copies of the URLs); one that throws
+ * refuses.
+ */
+export function redirectAllowed(
+  policy: (from: URL, to: URL) => boolean,
+  from: URL,
+  to: URL,
+): boolean {
+  try {
+    return policy(new URL(from), new URL(to)) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Sends `request` with `redirect: 'manual'` and follows what the policy allows. Returns the
  * first response that is not a followed redirect (a 3xx without `Location` is returned as is);
  * throws {@link RedirectError} for one it refuses. Network failures propagate unchanged.
@@ -137,12 +153,11 @@ export async function fetchFollowing(
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       throw refuse(`the scheme ${target.protocol} is not HTTP`);
     if (policy === 'never') throw refuse('redirects are not followed (followRedirects: never)');
-    if (policy === 'same-origin' ? target.origin !== home : !policy(current, target))
-      throw refuse(
-        policy === 'same-origin'
-          ? `it leads away from ${home} (followRedirects: same-origin)`
-          : 'followRedirects refused it',
-      );
+    if (policy === 'same-origin') {
+      if (target.origin !== home)
+        throw refuse(`it leads away from ${home} (followRedirects: same-origin)`);
+    } else if (!redirectAllowed(policy, current, target))
+      throw refuse('followRedirects refused it');
     const problem = methodProblem(request.method, response.status);
     if (problem !== undefined) throw refuse(problem);
     // Once dropped, the caller's headers are not sent again, even if the chain comes back.
