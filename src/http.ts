@@ -70,3 +70,5 @@ export type { LegacySseClientOptions } from './transports/http/legacySseClient.j
 export { HttpClientTransport } from './transports/http/httpClient.js';
 export type { HttpClientOptions, HttpTransportKind } from './transports/http/httpClient.js';
 export type { HeadersSource } from './transports/http/clientHeaders.js';
+export { RedirectError } from './transports/http/redirects.js';
+export type { FollowRedirects, RedirectOptions } from './transports/http/redirects.js';

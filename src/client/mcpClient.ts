@@ -5,6 +5,7 @@
  */
 import { Connection } from '../jsonrpc/connection.js';
 import { LocalError } from '../jsonrpc/errors.js';
+import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Progress } from '../jsonrpc/pendingRequests.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
@@ -35,8 +36,10 @@ import type { Task } from '../tasks/taskTypes.js';
 import {
   answerServerRequest,
   capabilitiesFor,
+  elicitationModesOf,
   type ClientHandlers,
   type HandlerCapabilityOptions,
+  type ServerRequestHost,
 } from './serverRequests.js';
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
 
@@ -117,6 +120,7 @@ export class McpClient {
   private refreshAgain = false;
   private readonly validator = new OutputValidator();
   private readonly gate: ApprovalGate;
+  private readonly serverRequests: ServerRequestHost;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -127,14 +131,23 @@ export class McpClient {
       options.audit,
       () => this.serverInfo ?? { name: 'unknown', version: '' },
     );
+    this.serverRequests = {
+      handlers: options.handlers ?? {},
+      elicitationModes: elicitationModesOf(options),
+      report: (error) => this.report(error),
+    };
   }
 
-  /** Connects and performs the initialize handshake. */
+  /**
+   * Connects and performs the initialize handshake. A transport carries one connection: one that
+   * another server or client (or this one) connected before is refused with a `transport` error.
+   */
   async connect(
     transport: Transport,
     options: ConnectClientOptions = {},
   ): Promise<InitializeResult> {
     if (this.connection) throw new LocalError('transport', 'This client is already connected');
+    claimTransport(transport, 'McpClient.connect');
     const accepted = this.options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
     const offered =
       SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ??
@@ -142,8 +155,7 @@ export class McpClient {
     const connection = new Connection(
       transport,
       {
-        request: (request, context) =>
-          answerServerRequest(this.options.handlers ?? {}, request, context),
+        request: (request, context) => answerServerRequest(this.serverRequests, request, context),
         notification: (notification) => this.onNotification(notification),
       },
       {

@@ -2,7 +2,7 @@
  * @module Answering the requests a server sends to the client (sampling, elicitation, roots,
  * ping) with the application's handlers; a request without a handler is -32601.
  */
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
 import type { IncomingRequestContext } from '../jsonrpc/incomingRequest.js';
 import { isPlainObject } from '../jsonrpc/guards.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
@@ -13,9 +13,11 @@ import type {
   ElicitFormParams,
   ElicitParams,
   ElicitResult,
+  ElicitUrlParams,
   Meta,
   Root,
 } from '../protocol/types.js';
+import { checkElicitationUrl } from './elicitationUrl.js';
 
 /** What a client-side handler learns about the server's request. */
 export interface ServerRequestContext {
@@ -49,6 +51,17 @@ export interface HandlerCapabilityOptions {
   elicitationModes?: ReadonlyArray<'form' | 'url'>;
 }
 
+/**
+ * The elicitation modes a client declares: `elicitationModes`, or form alone (an empty
+ * `elicitation` capability means form, so an empty list does too).
+ */
+export function elicitationModesOf(
+  options: HandlerCapabilityOptions,
+): ReadonlyArray<'form' | 'url'> {
+  const modes = options.elicitationModes;
+  return modes !== undefined && modes.length > 0 ? modes : ['form'];
+}
+
 /** The capabilities the given handlers imply. */
 export function capabilitiesFor(
   handlers: ClientHandlers,
@@ -57,7 +70,7 @@ export function capabilitiesFor(
   const caps: ClientCapabilities = {};
   if (handlers.sampling) caps.sampling = options.samplingTools ? { tools: {} } : {};
   if (handlers.elicitation) {
-    const modes = options.elicitationModes ?? ['form'];
+    const modes = elicitationModesOf(options);
     caps.elicitation = {};
     if (modes.includes('form')) caps.elicitation.form = {};
     if (modes.includes('url')) caps.elicitation.url = {};
@@ -82,16 +95,54 @@ export function withSchemaDefaults(params: ElicitFormParams, result: ElicitResul
   return { ...result, content };
 }
 
+/** What {@link answerServerRequest} needs of the client. */
+export interface ServerRequestHost {
+  readonly handlers: ClientHandlers;
+  /** The elicitation modes the client declared. */
+  readonly elicitationModes: ReadonlyArray<'form' | 'url'>;
+  /** Faults that are answered, not thrown (a URL elicitation declined for its URL). */
+  readonly report: (error: Error) => void;
+}
+
 function missing(method: string): RpcError {
   return new RpcError(ErrorCode.MethodNotFound, `Client does not support ${method}`);
 }
 
+/**
+ * The params of an `elicitation/create` the client can answer: a string `message`, a mode the
+ * client declared (absent means form), and for URL mode a string `url` and `elicitationId`.
+ * Anything else is -32602, as the spec asks for an undeclared mode.
+ */
+function elicitParams(
+  params: JsonObject,
+  modes: ReadonlyArray<'form' | 'url'>,
+): ElicitFormParams | ElicitUrlParams {
+  if (typeof params['message'] !== 'string')
+    throw new RpcError(ErrorCode.InvalidParams, 'elicitation/create needs a string "message"');
+  const mode = params['mode'] ?? 'form';
+  if ((mode !== 'form' && mode !== 'url') || !modes.includes(mode))
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `This client does not support elicitation mode ${JSON.stringify(mode).slice(0, 100)} (it declared ${modes.join(', ')})`,
+    );
+  if (mode === 'url') {
+    if (typeof params['url'] !== 'string' || typeof params['elicitationId'] !== 'string')
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        'A URL-mode elicitation/create needs a string "url" and "elicitationId"',
+      );
+    return params as unknown as ElicitUrlParams;
+  }
+  return params as unknown as ElicitFormParams;
+}
+
 /** Dispatches one server request to the handlers. */
 export async function answerServerRequest(
-  handlers: ClientHandlers,
+  host: ServerRequestHost,
   request: JsonRpcRequest,
   incoming: IncomingRequestContext,
 ): Promise<JsonObject> {
+  const handlers = host.handlers;
   const params = request.params ?? {};
   const meta = isPlainObject(params['_meta']) ? params['_meta'] : undefined;
   const context: ServerRequestContext = { requestId: request.id, signal: incoming.signal, meta };
@@ -113,15 +164,23 @@ export async function answerServerRequest(
     }
     case 'elicitation/create': {
       if (!handlers.elicitation) throw missing(request.method);
-      if (typeof params['message'] !== 'string') {
-        throw new RpcError(ErrorCode.InvalidParams, 'elicitation/create needs a string "message"');
+      const elicit = elicitParams(params, host.elicitationModes);
+      if (elicit.mode === 'url') {
+        const checked = checkElicitationUrl(elicit.url);
+        if (!checked.ok) {
+          // The user never sees it: answered as their refusal would be (the spec's "decline").
+          host.report(
+            new LocalError('denied', `Declined a URL-mode elicitation: ${checked.reason}`),
+          );
+          return { action: 'decline' };
+        }
+        const result = await handlers.elicitation({ ...elicit, url: checked.url.href }, context);
+        return result as unknown as JsonObject;
       }
-      const elicit = params as unknown as ElicitParams;
       const result = await handlers.elicitation(elicit, context);
-      const answered =
-        elicit.mode === 'url' || !isPlainObject(params['requestedSchema'])
-          ? result
-          : withSchemaDefaults(elicit, result);
+      const answered = isPlainObject(params['requestedSchema'])
+        ? withSchemaDefaults(elicit, result)
+        : result;
       return answered as unknown as JsonObject;
     }
     case 'roots/list': {

@@ -2,6 +2,7 @@
  * @module The MCP tools server: a live tool registry served to any number of sessions, each on
  * its own transport and protocol revision.
  */
+import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './sessionState.js';
@@ -208,8 +209,12 @@ export class McpServer {
     return this.registry.entries().map((e) => ({ definition: e.definition, enabled: e.enabled }));
   }
 
-  /** Serves one client over `transport`. Resolves once the transport has started. */
+  /**
+   * Serves one client over `transport`. Resolves once the transport has started. A transport that
+   * a server or client connected before is refused (a `transport` LocalError).
+   */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+    claimTransport(transport, 'McpServer.connect');
     const session = new ServerSession(this.host, transport, options);
     this.live.add(session);
     await session.start();

@@ -4,6 +4,7 @@
  * 405, open a GET event stream and expect the 2024-11-05 `endpoint` event instead.
  */
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import { LegacySseClientTransport, type LegacySseClientOptions } from './legacySseClient.js';
@@ -29,6 +30,7 @@ export class HttpClientTransport implements Transport {
 
   private inner: Transport;
   private decided = false;
+  private started = false;
   private kindValue: HttpTransportKind = 'streamable-http';
 
   constructor(
@@ -44,6 +46,9 @@ export class HttpClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    // The inner transport refuses a second start with its own name: say ours.
+    if (this.started) throw startedTwice('HttpClientTransport');
+    this.started = true;
     await this.inner.start();
   }
 

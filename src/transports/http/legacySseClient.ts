@@ -5,15 +5,26 @@
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
 import { connectionError } from './networkError.js';
+import {
+  fetchFollowing,
+  RedirectError,
+  redirectAllowed,
+  type RedirectOptions,
+} from './redirects.js';
 import { readSse } from './sseReader.js';
 import { HttpStatusError } from './streamableClient.js';
 
-/** Options of {@link LegacySseClientTransport}. */
-export interface LegacySseClientOptions {
+/**
+ * Options of {@link LegacySseClientTransport}. Redirects of the GET and of the POSTs follow
+ * `followRedirects` (same origin by default); the `endpoint` event must name the stream's origin
+ * too, unless a `followRedirects` function allows its URL.
+ */
+export interface LegacySseClientOptions extends RedirectOptions {
   headers?: HeadersSource;
   fetch?: typeof fetch;
   maxMessageBytes?: number;
@@ -33,6 +44,7 @@ export class LegacySseClientTransport implements Transport {
   private endpoint: URL | undefined;
   private readonly lifetime = new AbortController();
   private closed = false;
+  private started = false;
   private readonly fetcher: typeof fetch;
 
   constructor(
@@ -45,16 +57,19 @@ export class LegacySseClientTransport implements Transport {
 
   /** Opens the event stream and waits for the `endpoint` event. */
   async start(): Promise<void> {
+    // A second start would open a second event stream and a second endpoint.
+    if (this.started) throw startedTwice('LegacySseClientTransport');
+    this.started = true;
     const headers = {
       ...(await resolveHeaders(this.options.headers)),
       accept: 'text/event-stream',
     };
-    const response = await this.fetcher(this.url, {
-      method: 'GET',
-      headers,
-      signal: this.lifetime.signal,
-    }).catch((error: unknown) => {
-      throw connectionError('GET', this.url, error);
+    const response = await fetchFollowing(
+      this.fetcher,
+      { url: this.url, method: 'GET', headers, signal: this.lifetime.signal },
+      this.options,
+    ).catch((error: unknown) => {
+      throw error instanceof RedirectError ? error : connectionError('GET', this.url, error);
     });
     if (
       !response.ok ||
@@ -73,6 +88,8 @@ export class LegacySseClientTransport implements Transport {
       announce = resolve;
       refuse = reject;
     });
+    // A relative endpoint is read against the URL the stream came from (after redirects).
+    const streamUrl = response.url !== '' ? new URL(response.url) : this.url;
     const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
     const maxBytes = this.options.maxMessageBytes ?? 4 * 1024 * 1024;
     void readSse(
@@ -80,14 +97,8 @@ export class LegacySseClientTransport implements Transport {
       {
         event: (event) => {
           if (event.event === 'endpoint') {
-            const endpoint = new URL(event.data.trim(), this.url);
-            if (endpoint.origin !== this.url.origin)
-              refuse(
-                new LocalError(
-                  'transport',
-                  `The endpoint ${endpoint.href} is not on ${this.url.origin}`,
-                ),
-              );
+            const endpoint = this.endpointOf(event.data.trim(), streamUrl);
+            if (endpoint instanceof Error) refuse(endpoint);
             else announce(endpoint);
             return;
           }
@@ -130,16 +141,23 @@ export class LegacySseClientTransport implements Transport {
     if (this.closed || !this.endpoint)
       throw new LocalError('closed', 'The transport is not connected');
     const endpoint = this.endpoint;
-    const response = await this.fetcher(endpoint, {
-      method: 'POST',
-      headers: {
-        ...(await resolveHeaders(this.options.headers)),
-        'content-type': 'application/json',
+    const response = await fetchFollowing(
+      this.fetcher,
+      {
+        url: endpoint,
+        // The caller's headers belong to the server it named, not to an endpoint elsewhere.
+        home: this.url.origin,
+        method: 'POST',
+        headers: {
+          ...(await resolveHeaders(this.options.headers)),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(message),
+        signal: this.lifetime.signal,
       },
-      body: JSON.stringify(message),
-      signal: this.lifetime.signal,
-    }).catch((error: unknown) => {
-      throw connectionError('POST', endpoint, error);
+      this.options,
+    ).catch((error: unknown) => {
+      throw error instanceof RedirectError ? error : connectionError('POST', endpoint, error);
     });
     await response.body?.cancel().catch(() => {});
     if (!response.ok)
@@ -147,6 +165,31 @@ export class LegacySseClientTransport implements Transport {
         response.status,
         `HTTP ${response.status} from ${this.endpoint.href}`,
       );
+  }
+
+  /**
+   * The POST endpoint the `endpoint` event names: on the stream's origin, or another one a
+   * `followRedirects` function allows (the event is a redirect of the client's messages).
+   */
+  private endpointOf(data: string, streamUrl: URL): URL | LocalError {
+    let endpoint: URL;
+    try {
+      endpoint = new URL(data, streamUrl);
+    } catch {
+      return new LocalError('transport', `The endpoint event of ${this.url.href} is not a URL`);
+    }
+    const policy = this.options.followRedirects;
+    if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:')
+      return new LocalError('transport', `The endpoint ${endpoint.href} is not an HTTP URL`);
+    if (
+      endpoint.origin === this.url.origin ||
+      (typeof policy === 'function' && redirectAllowed(policy, this.url, endpoint))
+    )
+      return endpoint;
+    return new LocalError(
+      'transport',
+      `The endpoint ${endpoint.href} is not on ${this.url.origin}`,
+    );
   }
 
   async close(): Promise<void> {

@@ -6,17 +6,22 @@
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../jsonrpc/guards.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import { readBody } from './body.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
 import { connectionError, ConnectionError } from './networkError.js';
+import { fetchFollowing, RedirectError, type RedirectOptions } from './redirects.js';
 import { retryAfterMs } from './retryAfter.js';
 import { readSse } from './sseReader.js';
 
-/** Options of {@link StreamableHttpClientTransport}. */
-export interface StreamableHttpClientOptions {
+/**
+ * Options of {@link StreamableHttpClientTransport}. Redirects (`followRedirects`, `maxRedirects`)
+ * are followed only to the endpoint's own origin by default; see {@link RedirectOptions}.
+ */
+export interface StreamableHttpClientOptions extends RedirectOptions {
   /** Extra headers on every request (authorization...). */
   headers?: HeadersSource;
   /** The fetch to use. Default: the global one. */
@@ -108,6 +113,7 @@ export class StreamableHttpClientTransport implements Transport {
   private initializeRequest: JsonRpcRequest | undefined;
   private reinitializing: Promise<void> | undefined;
   private standaloneOpen = false;
+  private started = false;
   private closed = false;
   private readonly fetcher: typeof fetch;
   private readonly maxBytes: number;
@@ -128,7 +134,10 @@ export class StreamableHttpClientTransport implements Transport {
     return this.session;
   }
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    if (this.started) throw startedTwice('StreamableHttpClientTransport');
+    this.started = true;
+  }
 
   /** Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on. */
   setProtocolVersion(version: string): void {
@@ -147,11 +156,11 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.session !== undefined) {
       // Best effort: a server may answer 405 (it keeps sessions until they idle out) or be gone.
       const headers = { ...(await this.baseHeaders()), 'mcp-session-id': this.session };
-      await this.fetcher(this.url, {
-        method: 'DELETE',
-        headers,
-        signal: AbortSignal.timeout(2000),
-      }).catch(() => {});
+      await fetchFollowing(
+        this.fetcher,
+        { url: this.url, method: 'DELETE', headers, signal: AbortSignal.timeout(2000) },
+        this.options,
+      ).catch(() => {});
     }
     this.onclose?.();
   }
@@ -171,14 +180,22 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
-  /** One request to the endpoint; a network failure becomes a {@link ConnectionError}. */
+  /**
+   * One request to the endpoint, following the redirects the options allow (a refused one throws
+   * {@link RedirectError}); a network failure becomes a {@link ConnectionError}.
+   */
   private async fetch(
     method: 'GET' | 'POST',
     init: { headers: Record<string, string>; body?: string },
   ): Promise<Response> {
     try {
-      return await this.fetcher(this.url, { ...init, method, signal: this.lifetime.signal });
+      return await fetchFollowing(
+        this.fetcher,
+        { ...init, url: this.url, method, signal: this.lifetime.signal },
+        this.options,
+      );
     } catch (error) {
+      if (error instanceof RedirectError) throw error;
       throw connectionError(method, this.url, error);
     }
   }
@@ -370,6 +387,15 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       response = await this.fetch('GET', { headers });
     } catch (error) {
+      if (error instanceof RedirectError) {
+        // Asking again gets the same answer: the stream and what it carried are lost now.
+        if (standalone) {
+          this.standaloneOpen = false;
+          this.onerror?.(error);
+        }
+        for (const id of state.awaited) this.failRequest(id, error);
+        return;
+      }
       const failure = error instanceof Error ? error : new Error(String(error));
       const refused = failure instanceof ConnectionError && failure.unreachable;
       return this.resume(state, attempt + 1, {

@@ -1,16 +1,25 @@
 /**
  * @module The stdio client transport: spawns the server without a shell, with a controlled
- * environment, and closes it the way the spec says: close stdin, wait, SIGTERM, wait, SIGKILL.
+ * environment, in its own process group (POSIX), and closes it the way the spec says: close
+ * stdin, wait, SIGTERM, wait, SIGKILL, each signal going to the whole group, so a server started
+ * through `sh -c` or `npx` leaves nothing behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
+import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { defaultEnvironment } from './environment.js';
+import { forgetGroup, groupAlive, killTree, signalGroup, trackGroup } from './processGroup.js';
 import { decoderFor, DEFAULT_MAX_MESSAGE_BYTES, encodeLine } from './lineSink.js';
 import { StderrTail } from './stderrTail.js';
+
+/** How often close() looks whether the server's process group is empty. */
+const GROUP_POLL_MS = 50;
+/** How often a group left behind by a server that exited by itself is looked at. */
+const STRAGGLER_POLL_MS = 1000;
 
 /** Options of {@link StdioClientTransport}. */
 export interface StdioClientOptions {
@@ -33,13 +42,20 @@ export interface StdioClientOptions {
   /** Deepest accepted nesting. Default 64. */
   maxDepth?: number;
   /**
-   * Run the server in its own session and process group (POSIX; ignored on Windows), so signals a
-   * terminal sends to the foreground group (Ctrl-C) reach this process only, which can then
-   * cancel what runs and shut the server down in order. The server still ends when this process
-   * dies: its stdin closes. Default false.
+   * Run the server in its own session and process group (POSIX; Windows has none). Default true.
+   * close() then signals the whole group, so the processes a wrapper (`sh -c`, `npx`) started
+   * end with it; when this process exits without close(), its 'exit' sends the group SIGTERM
+   * (SIGKILL if a close() had sent SIGTERM already). Signals a terminal sends to its foreground
+   * group (Ctrl-C) reach this process only, which can cancel what runs and shut the server down
+   * in order; a host killed by a signal runs no 'exit' listener, and its servers see only their
+   * stdin close. `false` keeps the server in this process's group, and close() signals the
+   * direct child alone. On Windows, close() ends the process tree with `taskkill /T /F`.
    */
   detached?: boolean;
-  /** How long to wait after closing stdin, then after SIGTERM. Default 2000 ms each. */
+  /**
+   * How long to wait after closing stdin, then after SIGTERM, then after SIGKILL, for the server
+   * (and, in its own group, every process of the group) to end. Default 2000 ms each.
+   */
   shutdownGraceMs?: number;
 }
 
@@ -65,6 +81,9 @@ export class StdioClientTransport implements Transport {
   private closedFlag = false;
   private corked = false;
   private closing = false;
+  private stopping: Promise<void> | undefined;
+  /** The server's process group while any process of it may live (POSIX, detached). */
+  private group: { pgid: number; exitSignal: NodeJS.Signals } | undefined;
   private exit: ExitStatus | undefined;
   private readonly tail: StderrTail | undefined;
   private readonly decoder;
@@ -111,25 +130,29 @@ export class StdioClientTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.child) throw new LocalError('transport', 'Already started');
+    if (this.child) throw startedTwice('StdioClientTransport');
     const env = this.options.inheritEnv
       ? { ...(process.env as Record<string, string>), ...this.options.env }
       : { ...defaultEnvironment(), ...this.options.env };
     const stderrMode = this.options.stderr ?? 'inherit';
+    const grouped = this.options.detached !== false && process.platform !== 'win32';
     const child = spawn(this.options.command, [...(this.options.args ?? [])], {
       shell: false,
       env,
       cwd: this.options.cwd,
       stdio: ['pipe', 'pipe', stderrMode === 'forward' ? 'pipe' : stderrMode],
       windowsHide: true,
-      detached: this.options.detached === true && process.platform !== 'win32',
+      detached: grouped,
     });
     this.child = child;
     this.exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
     child.once('exit', (code, signal) => {
       this.exit = { code, signal, unexpected: !this.closing };
     });
-    child.once('close', () => this.finish());
+    child.once('close', () => {
+      this.finish();
+      this.watchStragglers();
+    });
     const tail = this.tail;
     if (tail)
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -140,7 +163,13 @@ export class StdioClientTransport implements Transport {
     child.stdout?.on('end', () => this.decoder.end());
     child.stdin?.on('error', (error) => this.onerror?.(error));
     await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
+      child.once('spawn', () => {
+        if (grouped && child.pid !== undefined) {
+          this.group = { pgid: child.pid, exitSignal: 'SIGTERM' };
+          trackGroup(this.group);
+        }
+        resolve();
+      });
       child.once('error', (error) => {
         this.finish();
         reject(
@@ -178,23 +207,100 @@ export class StdioClientTransport implements Transport {
     });
   }
 
-  /** Closes stdin, then waits; sends SIGTERM, then waits; then SIGKILL. */
+  /**
+   * Closes stdin, then waits; sends SIGTERM, then waits; then SIGKILL, then waits (each wait
+   * `shutdownGraceMs`). In its own group, signals go to the whole group and each wait lasts until
+   * no process of the group is left. Also ends what a server that exited by itself left behind.
+   */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.closedFlag) return;
+    if (!child) return;
+    this.stopping ??= this.stop(child);
+    return this.stopping;
+  }
+
+  private async stop(child: ChildProcess): Promise<void> {
     this.closing = true;
     const grace = this.options.shutdownGraceMs ?? 2000;
-    const waitExit = (ms: number): Promise<boolean> =>
-      Promise.race([
-        this.exited?.then(() => true) ?? Promise.resolve(true),
-        new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
-      ]);
-    child.stdin?.end();
-    if (await waitExit(grace)) return;
-    child.kill('SIGTERM');
-    if (await waitExit(grace)) return;
-    child.kill('SIGKILL');
-    await waitExit(grace);
+    if (child.stdin && !child.stdin.destroyed) child.stdin.end();
+    if (await this.ended(grace)) return;
+    await this.signal(child, 'SIGTERM');
+    if (await this.ended(grace)) return;
+    await this.signal(child, 'SIGKILL');
+    await this.ended(grace);
+  }
+
+  /** Sends `signal` to the server: its group, its tree (Windows), or the child alone. */
+  private async signal(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+    const group = this.group;
+    if (group) {
+      group.exitSignal = 'SIGKILL';
+      if (!signalGroup(group.pgid, signal)) this.releaseGroup();
+      return;
+    }
+    const running = child.exitCode === null && child.signalCode === null;
+    if (!running) return;
+    // Windows has no SIGTERM for console programs: the first signal ends the tree for good.
+    if (process.platform === 'win32' && signal === 'SIGTERM' && child.pid !== undefined)
+      await killTree(child.pid);
+    else child.kill(signal);
+  }
+
+  /**
+   * Waits up to `ms` for the server to end: its group empty (a process of it may hold no pipe
+   * of ours), then its pipes closed; without a group, its pipes closed.
+   */
+  private async ended(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.group) {
+      if (!groupAlive(this.group.pgid)) this.releaseGroup();
+      else if (Date.now() >= deadline) return false;
+      else await this.pause(Math.min(GROUP_POLL_MS, deadline - Date.now()));
+    }
+    if (this.closedFlag) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const closed = await Promise.race([
+      this.exited?.then(() => true) ?? Promise.resolve(true),
+      new Promise<boolean>(
+        (r) => (timer = setTimeout(() => r(false), Math.max(0, deadline - Date.now()))),
+      ),
+    ]);
+    clearTimeout(timer);
+    return closed;
+  }
+
+  /** Sleeps `ms`, or less when the server's pipes close meanwhile (it often ends the group). */
+  private async pause(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slept = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await (this.closedFlag || !this.exited ? slept : Promise.race([slept, this.exited]));
+    clearTimeout(timer);
+  }
+
+  private releaseGroup(): void {
+    if (this.group) forgetGroup(this.group);
+    this.group = undefined;
+  }
+
+  /**
+   * After the server's pipes closed: a group with processes left (the server exited by itself,
+   * or they closed their pipes) stays tracked for the 'exit' signal until it empties; polling
+   * notices that, so the number is not signalled once it may belong to another group.
+   */
+  private watchStragglers(): void {
+    const group = this.group;
+    if (!group || this.closing) return;
+    if (!groupAlive(group.pgid)) {
+      this.releaseGroup();
+      return;
+    }
+    const timer = setInterval(() => {
+      if (this.group !== group || !groupAlive(group.pgid)) {
+        clearInterval(timer);
+        if (this.group === group) this.releaseGroup();
+      }
+    }, STRAGGLER_POLL_MS);
+    timer.unref();
   }
 
   private finish(): void {
