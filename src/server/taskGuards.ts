@@ -27,13 +27,23 @@ interface Bucket {
  */
 export class PollGate {
   private readonly buckets = new Map<string, Bucket>();
+  private readonly intervalMs: number;
+  private readonly burst: number;
+  private readonly now: () => number;
+  private readonly maxBuckets: number;
 
-  constructor(
-    private readonly intervalMs: number,
-    private readonly burst: number,
-    private readonly now: () => number = Date.now,
-    private readonly maxBuckets = 100_000,
-  ) {}
+  constructor(options: {
+    intervalMs: number;
+    burst: number;
+    now?: () => number;
+    /** Buckets kept at most (idle ones go first). Default 100 000. */
+    maxBuckets?: number;
+  }) {
+    this.intervalMs = options.intervalMs;
+    this.burst = options.burst;
+    this.now = options.now ?? Date.now;
+    this.maxBuckets = options.maxBuckets ?? 100_000;
+  }
 
   /** Takes the token of one poll of `taskId` by `requestor`. */
   take(requestor: string, taskId: string): PollDecision {
@@ -90,12 +100,17 @@ interface LookupWindow {
 export class LookupGuard {
   private readonly windows = new Map<string, LookupWindow>();
 
+  private readonly now: () => number;
+  private readonly maxRequestors: number;
+
   constructor(
     private readonly rule: LookupLimit,
     private readonly report: (error: unknown, what: string) => void,
-    private readonly now: () => number = Date.now,
-    private readonly maxRequestors = 10_000,
-  ) {}
+    options: { now?: () => number; maxRequestors?: number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.maxRequestors = options.maxRequestors ?? 10_000;
+  }
 
   /** Throws -32000 while `requestor` is refused. */
   check(requestor: string): void {

@@ -141,7 +141,10 @@ export class TaskRuntime {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
     this.maxRunning = positive(options.maxRunningTasks, 10_000, 'maxRunningTasks');
-    this.polls = new PollGate(this.pollIntervalMs, positive(options.pollBurst, 10, 'pollBurst'));
+    this.polls = new PollGate({
+      intervalMs: this.pollIntervalMs,
+      burst: positive(options.pollBurst, 10, 'pollBurst'),
+    });
     const lookups = options.unknownTaskLookups ?? { limit: 100, windowMs: 60_000 };
     positive(lookups.limit, 1, 'unknownTaskLookups.limit');
     positive(lookups.windowMs, 1, 'unknownTaskLookups.windowMs');

@@ -99,7 +99,8 @@ describe('RedisTaskStore specifics', () => {
       for (let i = 0; i < 3; i++)
         ids.push((await a.create({ owner: 'x', method: 'tools/call', ttl: 60_000 })).taskId);
       const first = await a.list({ owner: 'x', limit: 2 });
-      const second = await b.list({ owner: 'x', limit: 2, cursor: first.nextCursor as string });
+      expect(first.nextCursor).toBeDefined();
+      const second = await b.list({ owner: 'x', limit: 2, cursor: first.nextCursor });
       expect([...first.tasks, ...second.tasks].map((t) => t.taskId)).toEqual(ids.reverse());
       const ttl = Number(/:(\d+)/.exec(await redis.command('PTTL', 'cursor:cursor-secret'))?.[1]);
       expect(ttl).toBeGreaterThan(0);
