@@ -14,6 +14,7 @@ export type PollDecision =
 const NOW: PollDecision = { kind: 'now' };
 
 interface Bucket {
+  readonly requestor: string;
   tokens: number;
   at: number;
 }
@@ -26,7 +27,13 @@ interface Bucket {
  * toolwire's client does) never waits at all.
  */
 export class PollGate {
+  /**
+   * Buckets by task id: a task is polled by its owner, so one lookup finds the bucket. Anyone
+   * else naming the same id gets a bucket of its own in `others`, so polling someone's task id
+   * never uses up that someone's polls.
+   */
   private readonly buckets = new Map<string, Bucket>();
+  private readonly others = new Map<string, Bucket>();
   private readonly intervalMs: number;
   private readonly burst: number;
   private readonly now: () => number;
@@ -36,7 +43,7 @@ export class PollGate {
     intervalMs: number;
     burst: number;
     now?: () => number;
-    /** Buckets kept at most (idle ones go first). Default 100 000. */
+    /** Buckets kept at most in each of the two maps (idle ones go first). Default 100 000. */
     maxBuckets?: number;
   }) {
     this.intervalMs = options.intervalMs;
@@ -49,13 +56,9 @@ export class PollGate {
   take(requestor: string, taskId: string): PollDecision {
     if (this.intervalMs <= 0) return NOW;
     const now = this.now();
-    const key = `${requestor}\u0000${taskId}`;
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      if (this.buckets.size >= this.maxBuckets) this.sweep(now);
-      bucket = { tokens: this.burst, at: now };
-      this.buckets.set(key, bucket);
-    }
+    let bucket = this.buckets.get(taskId);
+    if (!bucket) bucket = this.add(this.buckets, { requestor, taskId, now });
+    else if (bucket.requestor !== requestor) bucket = this.other(requestor, taskId, now);
     bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) / this.intervalMs);
     bucket.at = now;
     if (bucket.tokens >= 1) {
@@ -68,12 +71,30 @@ export class PollGate {
     return { kind: 'wait', waitMs };
   }
 
-  private sweep(now: number): void {
-    for (const [key, b] of this.buckets)
-      if (b.tokens + (now - b.at) / this.intervalMs >= this.burst) this.buckets.delete(key);
-    for (const key of this.buckets.keys()) {
-      if (this.buckets.size < this.maxBuckets) break;
-      this.buckets.delete(key);
+  /** The bucket of a requestor naming a task id first polled by another requestor. */
+  private other(requestor: string, taskId: string, now: number): Bucket {
+    // Length-prefixed: no requestor and id can spell another pair's key.
+    const key = `${requestor.length}:${requestor}${taskId}`;
+    return this.others.get(key) ?? this.add(this.others, { requestor, taskId: key, now });
+  }
+
+  private add(
+    map: Map<string, Bucket>,
+    at: { requestor: string; taskId: string; now: number },
+  ): Bucket {
+    if (map.size >= this.maxBuckets) this.sweep(map, at.now);
+    const bucket: Bucket = { requestor: at.requestor, tokens: this.burst, at: at.now };
+    map.set(at.taskId, bucket);
+    return bucket;
+  }
+
+  /** Drops the buckets that are full again (idle), then the oldest while still too many. */
+  private sweep(map: Map<string, Bucket>, now: number): void {
+    for (const [key, b] of map)
+      if (b.tokens + (now - b.at) / this.intervalMs >= this.burst) map.delete(key);
+    for (const key of map.keys()) {
+      if (map.size < this.maxBuckets) break;
+      map.delete(key);
     }
   }
 }

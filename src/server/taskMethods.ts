@@ -41,14 +41,15 @@ function lookupOf(runtime: TaskRuntime, call: { params: JsonObject | undefined; 
  */
 function paced(
   runtime: TaskRuntime,
-  call: { owner: string; taskId: string; incoming: IncomingRequestContext },
+  call: { owner: string; incoming: IncomingRequestContext },
+  taskId: string,
 ): Promise<void> | undefined {
-  const decision = runtime.polls.take(call.owner, call.taskId);
+  const decision = runtime.polls.take(call.owner, taskId);
   if (decision.kind === 'now') return undefined;
   if (decision.kind === 'refuse') {
     throw new RpcError(
       ErrorCode.ServerBusy,
-      `Task ${call.taskId.slice(0, 100)} is polled faster than its pollInterval ` +
+      `Task ${taskId.slice(0, 100)} is polled faster than its pollInterval ` +
         `(${runtime.pollIntervalMs} ms); retry in ${decision.retryAfterMs} ms`,
       { retryAfterMs: decision.retryAfterMs },
     );
@@ -152,7 +153,8 @@ export async function serveTaskMethod(
   switch (call.method) {
     case 'tasks/get': {
       const taskId = lookupOf(runtime, call);
-      await paced(runtime, { owner, taskId, incoming: call.incoming });
+      const turn = paced(runtime, call, taskId);
+      if (turn) await turn; // no await at all when the poll may go at once
       const record = await store.get({ taskId, owner });
       if (!record) throw unknown(runtime, owner, taskId);
       return taskOf(record) as unknown as JsonObject;
@@ -195,7 +197,8 @@ export async function serveTaskMethod(
     }
     case 'tasks/result': {
       const taskId = lookupOf(runtime, call);
-      await paced(runtime, { owner, taskId, incoming: call.incoming });
+      const turn = paced(runtime, call, taskId);
+      if (turn) await turn;
       let record = await store.get({ taskId, owner });
       if (!record) throw unknown(runtime, owner, taskId);
       if (!isTerminal(record.status)) {
