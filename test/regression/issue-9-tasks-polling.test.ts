@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/index.js';
 import { McpServer, type TaskOptions } from '../../src/server.js';
-import type { PollDecision } from '../../src/server/taskGuards.js';
+import { PollGate, type PollDecision } from '../../src/server/taskGuards.js';
 import { connect } from '../support/harness.js';
 
 type Raw = {
@@ -122,5 +122,31 @@ describe('issue 9: polling a task faster than its pollInterval', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('issue 9: the poll gate itself (a fake clock)', () => {
+  it('one per interval after the burst; a wait of at most one interval; side by side beyond it refused', () => {
+    let now = 1_000;
+    const gate = new PollGate({ intervalMs: 100, burst: 2, now: () => now });
+    expect([gate.take('a', 't'), gate.take('a', 't')]).toEqual([{ kind: 'now' }, { kind: 'now' }]);
+    expect(gate.take('a', 't')).toEqual({ kind: 'wait', waitMs: 100 });
+    expect(gate.take('a', 't')).toEqual({ kind: 'refuse', retryAfterMs: 200 });
+    now += 100; // the waiting poll went; the next one waits its turn again
+    expect(gate.take('a', 't')).toEqual({ kind: 'wait', waitMs: 100 });
+    now += 1_000; // idle: the burst is back
+    expect([gate.take('a', 't'), gate.take('a', 't')]).toEqual([{ kind: 'now' }, { kind: 'now' }]);
+  });
+
+  it("someone naming another requestor's task id has a bucket of its own", () => {
+    const now = 1_000;
+    const gate = new PollGate({ intervalMs: 100, burst: 1, now: () => now });
+    expect(gate.take('owner', 't').kind).toBe('now');
+    expect(gate.take('mallory', 't').kind).toBe('now');
+    expect(gate.take('mallory', 't').kind).toBe('wait');
+    expect(gate.take('mallory', 't').kind).toBe('refuse');
+    expect(gate.take('other', 't').kind).toBe('now');
+    // The owner's bucket is its own: mallory's polls took nothing from it.
+    expect(gate.take('owner', 't')).toEqual({ kind: 'wait', waitMs: 100 });
   });
 });
