@@ -20,7 +20,7 @@ import {
   type TaskOutcome,
   type TaskRecord,
 } from '../tasks/taskTypes.js';
-import { LookupGuard, PollGate, type LookupLimit } from './taskGuards.js';
+import { LookupGuard, PollGate } from './taskGuards.js';
 import type { TaskBinding } from './toolContext.js';
 import { MAX_TIMER_MS } from './toolDefinition.js';
 
@@ -62,7 +62,7 @@ export interface TaskOptions {
    * task"); at the limit its task requests naming an id are refused with -32000 for one window
    * and the server's `onerror` hears of it once. Per instance. Default 100 per 60 s.
    */
-  unknownTaskLookups?: LookupLimit;
+  unknownTaskLookups?: { limit: number; windowMs: number };
 }
 
 /** A setting that must be a positive integer (or a positive number of ms). */
@@ -145,10 +145,14 @@ export class TaskRuntime {
       intervalMs: this.pollIntervalMs,
       burst: positive(options.pollBurst, 10, 'pollBurst'),
     });
-    const lookups = options.unknownTaskLookups ?? { limit: 100, windowMs: 60_000 };
-    positive(lookups.limit, 1, 'unknownTaskLookups.limit');
-    positive(lookups.windowMs, 1, 'unknownTaskLookups.windowMs');
-    this.lookups = new LookupGuard({ ...lookups }, report);
+    const lookups = options.unknownTaskLookups;
+    this.lookups = new LookupGuard(
+      {
+        limit: positive(lookups?.limit, 100, 'unknownTaskLookups.limit'),
+        windowMs: positive(lookups?.windowMs, 60_000, 'unknownTaskLookups.windowMs'),
+      },
+      report,
+    );
     this.heartbeat = setInterval(
       () => void this.beat(),
       Math.max(50, Math.floor(this.leaseMs / 3)),

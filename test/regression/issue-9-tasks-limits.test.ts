@@ -108,6 +108,19 @@ describe('issue 9: tasks are bounded per requestor and per process', () => {
     }
   });
 
+  it('refuses settings that would block everything or nothing', () => {
+    for (const tasks of [
+      { maxTasksPerRequestor: 0 },
+      { maxRunningTasks: -1 },
+      { pollBurst: 0.5 },
+      { unknownTaskLookups: { limit: 0, windowMs: 1000 } },
+      { unknownTaskLookups: { limit: 5, windowMs: Number.NaN } },
+    ])
+      expect(() => new McpServer({ name: 'x', version: '1' }, { tasks })).toThrow(
+        /^tasks\.\S+ must be a positive integer/,
+      );
+  });
+
   it('the shipped example: 110 long_running tasks from one session, 100 accepted (the default)', async () => {
     const client = new McpClient({ name: 'audit', version: '1' });
     await client.connect(
