@@ -12,6 +12,7 @@ export {
   newTaskRecord,
   resourceLink,
   ServerSession,
+  TaskLimitError,
   text,
   toolError,
   ToolError,

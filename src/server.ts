@@ -25,7 +25,7 @@ export type { RateLimitRule } from './server/rateLimiter.js';
 export type { TaskOptions } from './server/taskRuntime.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';
-export { newTaskRecord } from './tasks/taskStore.js';
+export { newTaskRecord, TaskLimitError } from './tasks/taskStore.js';
 export type {
   CreateTaskOptions,
   TaskEvent,

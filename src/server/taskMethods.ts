@@ -1,6 +1,8 @@
 /**
  * @module The `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` methods. Every lookup
  * is bound to the caller: a task of someone else is "not found", exactly like a missing one.
+ * Polls faster than the task's `pollInterval` are slowed down, and a requestor looking up many
+ * unknown ids is refused for a while (see taskGuards.ts).
  */
 import type { IncomingRequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
@@ -22,6 +24,51 @@ function taskIdOf(params: JsonObject | undefined): string {
 
 function unknownTask(taskId: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Unknown task: ${taskId.slice(0, 100)}`);
+}
+
+/**
+ * The task id a lookup names, once the requestor may look it up: not while it is refused for
+ * asking after unknown ids.
+ */
+function lookupOf(runtime: TaskRuntime, call: { params: JsonObject | undefined; owner: string }) {
+  runtime.lookups.check(call.owner);
+  return taskIdOf(call.params);
+}
+
+/**
+ * Lets a poll of a task through, at once (undefined) or after its turn (a promise), or refuses it
+ * with -32000 when it comes side by side with others beyond the burst.
+ */
+function paced(
+  runtime: TaskRuntime,
+  call: { owner: string; incoming: IncomingRequestContext },
+  taskId: string,
+): Promise<void> | undefined {
+  const decision = runtime.polls.take(call.owner, taskId);
+  if (decision.kind === 'now') return undefined;
+  if (decision.kind === 'refuse') {
+    throw new RpcError(
+      ErrorCode.ServerBusy,
+      `Task ${taskId.slice(0, 100)} is polled faster than its pollInterval ` +
+        `(${runtime.pollIntervalMs} ms); retry in ${decision.retryAfterMs} ms`,
+      { retryAfterMs: decision.retryAfterMs },
+    );
+  }
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, decision.waitMs);
+    call.incoming.cancellation.onCancel((reason) => {
+      clearTimeout(timer);
+      reject(
+        reason instanceof Error ? reason : new LocalError('aborted', 'The poll was cancelled'),
+      );
+    });
+  });
+}
+
+/** Counts a lookup of an id the requestor has no task by; the answer stays "unknown task". */
+function unknown(runtime: TaskRuntime, owner: string, taskId: string): RpcError {
+  runtime.lookups.unknown(owner);
+  return unknownTask(taskId);
 }
 
 /** Waits until a task is terminal (or gone, or the request is cancelled); re-checks periodically. */
@@ -105,9 +152,11 @@ export async function serveTaskMethod(
   const { owner } = call;
   switch (call.method) {
     case 'tasks/get': {
-      const taskId = taskIdOf(call.params);
+      const taskId = lookupOf(runtime, call);
+      const turn = paced(runtime, call, taskId);
+      if (turn) await turn; // no await at all when the poll may go at once
       const record = await store.get({ taskId, owner });
-      if (!record) throw unknownTask(taskId);
+      if (!record) throw unknown(runtime, owner, taskId);
       return taskOf(record) as unknown as JsonObject;
     }
     case 'tasks/list': {
@@ -130,14 +179,14 @@ export async function serveTaskMethod(
       };
     }
     case 'tasks/cancel': {
-      const taskId = taskIdOf(call.params);
+      const taskId = lookupOf(runtime, call);
       const result = await store.transition({
         taskId,
         owner,
         to: 'cancelled',
         statusMessage: 'The task was cancelled by request.',
       });
-      if (!result.ok && result.reason === 'not-found') throw unknownTask(taskId);
+      if (!result.ok && result.reason === 'not-found') throw unknown(runtime, owner, taskId);
       if (!result.ok)
         throw new RpcError(
           ErrorCode.InvalidParams,
@@ -147,9 +196,11 @@ export async function serveTaskMethod(
       return taskOf(result.task) as unknown as JsonObject;
     }
     case 'tasks/result': {
-      const taskId = taskIdOf(call.params);
+      const taskId = lookupOf(runtime, call);
+      const turn = paced(runtime, call, taskId);
+      if (turn) await turn;
       let record = await store.get({ taskId, owner });
-      if (!record) throw unknownTask(taskId);
+      if (!record) throw unknown(runtime, owner, taskId);
       if (!isTerminal(record.status)) {
         // Messages the task sends meanwhile (elicitation...) go on this request's stream.
         const stop = runtime.await(taskId, call.sessionId, call.incoming.id);

@@ -3,13 +3,15 @@
  * at once with a CreateTaskResult while the tool runs detached from the request; its outcome is
  * stored for `tasks/result`. The runner holds a lease it renews, so the tasks of a process that
  * dies are failed by any other; a cancel seen through the store (from any process) aborts the run.
+ * Tasks are bounded: per requestor (unfinished tasks, counted by the store across instances), per
+ * process (handlers running here), and in time (a handler is aborted when its task expires).
  */
 import { Cancellation } from '../jsonrpc/cancellation.js';
 import { ErrorCode, LocalError, RpcError, toRpcError } from '../jsonrpc/errors.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import { MemoryTaskStore } from '../tasks/memoryTaskStore.js';
-import type { TaskStore, TransitionResult } from '../tasks/taskStore.js';
+import { TaskLimitError, type TaskStore, type TransitionResult } from '../tasks/taskStore.js';
 import {
   isTerminal,
   MODEL_IMMEDIATE_RESPONSE,
@@ -18,7 +20,9 @@ import {
   type TaskOutcome,
   type TaskRecord,
 } from '../tasks/taskTypes.js';
+import { LookupGuard, PollGate } from './taskGuards.js';
 import type { TaskBinding } from './toolContext.js';
+import { MAX_TIMER_MS } from './toolDefinition.js';
 
 /** Task settings of a server. */
 export interface TaskOptions {
@@ -36,6 +40,37 @@ export interface TaskOptions {
   pageSize?: number;
   /** Send `notifications/tasks/status` on status changes. Default true. */
   statusNotifications?: boolean;
+  /**
+   * Unfinished (working or input_required) tasks one requestor may have at once; more are
+   * refused with -32000. The requestor is the task's owner: the principal, else the session.
+   * Counted by the store, so with Redis it holds across every instance. Default 100.
+   */
+  maxTasksPerRequestor?: number;
+  /**
+   * Task handlers running in this process at once (every requestor); more are refused with
+   * -32000. Per instance: each instance protects its own resources. Default 10 000.
+   */
+  maxRunningTasks?: number;
+  /**
+   * Polls (`tasks/get`, `tasks/result`) of one task a requestor may send at once beyond one per
+   * `pollIntervalMs`. A faster poll is answered late (at most one interval), one sent side by
+   * side beyond that is refused with -32000 and `data.retryAfterMs`. Per instance. Default 10.
+   */
+  pollBurst?: number;
+  /**
+   * Lookups of unknown task ids a requestor may make per window (each answered -32602 "unknown
+   * task"); at the limit its task requests naming an id are refused with -32000 for one window
+   * and the server's `onerror` hears of it once. Per instance. Default 100 per 60 s.
+   */
+  unknownTaskLookups?: { limit: number; windowMs: number };
+}
+
+/** A setting that must be a positive integer (or a positive number of ms). */
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`tasks.${name} must be a positive integer (got ${String(value)})`);
+  return value;
 }
 
 /** What the runtime needs from the session a task was created on. */
@@ -82,6 +117,14 @@ export class TaskRuntime {
   readonly pollIntervalMs: number;
   readonly pageSize: number;
   private readonly running = new Map<string, Running>();
+  /** Tasks being created (counted with the running ones against maxRunningTasks). */
+  private starting = 0;
+  private readonly maxPerRequestor: number;
+  private readonly maxRunning: number;
+  /** Paces polls of one task by one requestor (see {@link TaskOptions.pollBurst}). */
+  readonly polls: PollGate;
+  /** Refuses requestors that look up many unknown task ids. */
+  readonly lookups: LookupGuard;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly leaseMs: number;
   private closed = false;
@@ -96,6 +139,20 @@ export class TaskRuntime {
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.pageSize = options.pageSize ?? 100;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
+    this.maxRunning = positive(options.maxRunningTasks, 10_000, 'maxRunningTasks');
+    this.polls = new PollGate({
+      intervalMs: this.pollIntervalMs,
+      burst: positive(options.pollBurst, 10, 'pollBurst'),
+    });
+    const lookups = options.unknownTaskLookups;
+    this.lookups = new LookupGuard(
+      {
+        limit: positive(lookups?.limit, 100, 'unknownTaskLookups.limit'),
+        windowMs: positive(lookups?.windowMs, 60_000, 'unknownTaskLookups.windowMs'),
+      },
+      report,
+    );
     this.heartbeat = setInterval(
       () => void this.beat(),
       Math.max(50, Math.floor(this.leaseMs / 3)),
@@ -121,8 +178,9 @@ export class TaskRuntime {
   }
 
   /**
-   * Creates a task and starts `run` in the background. Throws -32603 when the task cannot be
-   * stored (no task id is handed out then).
+   * Creates a task and starts `run` in the background. Throws -32000 when the requestor or this
+   * process is at its limit of tasks, -32603 when the task cannot be stored (no task id is handed
+   * out then).
    */
   async start(options: {
     owner: string;
@@ -131,7 +189,14 @@ export class TaskRuntime {
     immediateResponse: string | undefined;
     run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
   }): Promise<JsonObject> {
+    if (this.running.size + this.starting >= this.maxRunning) {
+      throw new RpcError(
+        ErrorCode.ServerBusy,
+        `The server is running too many tasks (at most ${this.maxRunning}); retry later`,
+      );
+    }
     let record: TaskRecord;
+    this.starting += 1;
     try {
       record = await this.store.create({
         owner: options.owner,
@@ -140,13 +205,23 @@ export class TaskRuntime {
         pollInterval: this.pollIntervalMs,
         runner: this.runnerId,
         leaseMs: this.leaseMs,
+        maxActivePerOwner: this.maxPerRequestor,
       });
     } catch (error) {
+      if (error instanceof TaskLimitError) {
+        throw new RpcError(
+          ErrorCode.ServerBusy,
+          `Too many unfinished tasks: at most ${error.limit} per requestor; ` +
+            'retry once one has ended (or cancel one)',
+        );
+      }
       this.report(error, 'task store');
       throw new RpcError(
         ErrorCode.InternalError,
         'The task could not be stored, so it was not created; try again later',
       );
+    } finally {
+      this.starting -= 1;
     }
     void this.runInBackground(record, options);
     const result: JsonObject = { task: taskOf(record) };
@@ -234,6 +309,7 @@ export class TaskRuntime {
     const cancellation = new Cancellation();
     const running: Running = { cancellation, session: options.session, waiting: [] };
     this.running.set(taskId, running);
+    const expiry = this.abortAtExpiry(record, cancellation);
     let unsubscribe: () => void = () => {};
     try {
       // Changes made in this process come with the task: the session hears of them here, before
@@ -277,10 +353,28 @@ export class TaskRuntime {
       // A task cancelled meanwhile stays cancelled: the transition is refused, nothing to do.
       await this.storeOutcome(record, failed ? 'failed' : 'completed', outcome);
     } finally {
+      clearTimeout(expiry);
       this.running.delete(taskId);
       unsubscribe();
       if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
+  }
+
+  /**
+   * Aborts the handler once its task has expired: the record and its result are gone, nobody can
+   * fetch what it would produce, and it would hold resources the task limits no longer count.
+   */
+  private abortAtExpiry(
+    record: TaskRecord,
+    cancellation: Cancellation,
+  ): ReturnType<typeof setTimeout> | undefined {
+    if (record.ttl === null || record.ttl > MAX_TIMER_MS) return undefined;
+    const timer = setTimeout(
+      () => cancellation.cancel(new LocalError('aborted', 'The task expired before it finished')),
+      record.ttl,
+    );
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
   }
 
   /**

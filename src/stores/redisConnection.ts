@@ -5,6 +5,7 @@
  * reconnecting in the background and the stores work again once Redis is back.
  */
 import type { Redis, RedisOptions } from 'ioredis';
+import { checkEvictionPolicy } from './redisEviction.js';
 
 /** How a Redis store reaches Redis. */
 export interface RedisConnectionOptions {
@@ -16,6 +17,17 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** Prefix of every key and channel. Default `toolwire:`. */
   keyPrefix?: string;
+  /**
+   * Accept a Redis whose `maxmemory-policy` evicts keys (anything but `noeviction`), with a
+   * warning. Default false: connecting to one fails, since an evicted task or session loses work
+   * that was accepted.
+   */
+  allowEviction?: boolean;
+  /**
+   * Where warnings go (an eviction policy allowed by `allowEviction`, a policy that cannot be
+   * read because CONFIG and INFO are refused). Default: `process.emitWarning`.
+   */
+  onwarning?: (message: string) => void;
 }
 
 /** A client the store uses, and whether the store owns (and so closes) it. */
@@ -49,15 +61,37 @@ export function failFastOptions(commandTimeoutMs: number): RedisOptions {
   };
 }
 
-/** Opens (or adopts) a client and waits until it is ready. */
+/** Where a URL points, without its password (for messages). */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}
+
+/**
+ * Opens (or adopts) a client and waits until it is ready; refuses a Redis that evicts keys
+ * unless `allowEviction` (see redisEviction.ts).
+ */
 export async function openConnection(options: RedisConnectionOptions): Promise<StoreConnection> {
   const prefix = options.keyPrefix ?? 'toolwire:';
-  if (options.client) return { redis: options.client, owned: false, prefix };
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  const check = {
+    allowEviction: options.allowEviction ?? false,
+    warn:
+      options.onwarning ??
+      ((message: string) => process.emitWarning(message, { code: 'TOOLWIRE_REDIS' })),
+    where: options.client ? 'the given client' : redactedUrl(url),
+  };
+  if (options.client) {
+    await checkEvictionPolicy(options.client, check);
+    return { redis: options.client, owned: false, prefix };
+  }
   const RedisClient = await loadRedisClass();
-  const redis = new RedisClient(
-    options.url ?? 'redis://127.0.0.1:6379',
-    failFastOptions(options.commandTimeoutMs ?? 2000),
-  );
+  const redis = new RedisClient(url, failFastOptions(options.commandTimeoutMs ?? 2000));
   // Connection errors are reported per command; the client's own 'error' events would
   // otherwise print "Unhandled error event" on every reconnection attempt.
   redis.on('error', () => {});
@@ -65,9 +99,13 @@ export async function openConnection(options: RedisConnectionOptions): Promise<S
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`Could not connect to Redis at ${options.url ?? 'redis://127.0.0.1:6379'}`, {
-      cause: error,
-    });
+    throw new Error(`Could not connect to Redis at ${check.where}`, { cause: error });
+  }
+  try {
+    await checkEvictionPolicy(redis, check);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
   }
   return { redis, owned: true, prefix };
 }

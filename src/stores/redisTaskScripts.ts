@@ -5,10 +5,14 @@
  * with skewed clocks agree on leases and ordering.
  *
  * Keys (P is the prefix): `P task:<id>` (hash, expires with the task's TTL), `P owner:<owner>`
- * (sorted set of the owner's task ids by creation time), `P runner:<runner>` (set of the
- * unfinished tasks a process runs), `P runners` (sorted set of runners by lease expiry). Every
- * index expires no earlier than the last task it lists, so nothing outlives the tasks. Scripts
- * build the index keys from the prefix: Redis Cluster is not supported (see README).
+ * (sorted set of the owner's task ids by creation time), `P active:<owner>` (sorted set of the
+ * owner's unfinished task ids by expiry time: what `maxActivePerOwner` counts; a task leaves it
+ * when it ends, and an expired one is pruned by its score, so the count never drifts),
+ * `P runner:<runner>` (set of the unfinished tasks a process runs), `P runners` (sorted set of
+ * runners by lease expiry), `P cursor-secret` (the key of the `tasks/list` cursors' MACs, shared
+ * by every instance; it expires 30 days after the last listing). Every index expires no earlier
+ * than the last task it lists, so nothing outlives the tasks. Scripts build the index keys from
+ * the prefix: Redis Cluster is not supported (see README).
  *
  * Numbers pass through strings: Lua 5.1 prints numbers with 14 significant digits.
  */
@@ -40,17 +44,28 @@ local function can_transition(from, to)
   if from == to then return false end
   return to ~= 'working' or from == 'input_required'
 end
+-- A task that ended no longer counts against its owner's limit of unfinished tasks.
+local function finished(prefix, key, id)
+  local owner = redis.call('HGET', key, 'owner')
+  if owner then redis.call('ZREM', prefix .. 'active:' .. owner, id) end
+end
 `;
 
 /**
- * KEYS: task, owner index, runner set, runners. ARGV: id, owner, method, ttl ('' = none),
- * pollInterval (''), runner (''), leaseMs. Returns the creation time (ms) and the listing score.
+ * KEYS: task, owner index, runner set, runners, owner's unfinished tasks. ARGV: id, owner,
+ * method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most unfinished tasks of the
+ * owner ('' = no limit). Returns the creation time (ms) and the listing score, or { 'limit' }
+ * (nothing stored) when the owner is at its limit.
  */
 export const CREATE = new RedisScript(`${PRELUDE}
 local now, t = now_ms()
-local score = t[1] .. string.format('%06d', tonumber(t[2]))
 local ttl = -1
 if ARGV[4] ~= '' then ttl = tonumber(ARGV[4]) end
+if ARGV[8] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', fmt(now))
+  if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[8]) then return { 'limit' } end
+end
+local score = t[1] .. string.format('%06d', tonumber(t[2]))
 local fields = { 'id', ARGV[1], 'owner', ARGV[2], 'method', ARGV[3], 'status', 'working', 'created', fmt(now),
   'updated', fmt(now), 'ttl', ARGV[4], 'score', score }
 if ARGV[5] ~= '' then table.insert(fields, 'poll'); table.insert(fields, ARGV[5]) end
@@ -61,6 +76,14 @@ local owner_existed = redis.call('EXISTS', KEYS[2]) == 1
 redis.call('ZADD', KEYS[2], score, ARGV[1])
 first_expiry(KEYS[2], ttl, owner_existed)
 keep(KEYS[2], ttl)
+local active_existed = redis.call('EXISTS', KEYS[5]) == 1
+if ttl >= 0 then
+  redis.call('ZADD', KEYS[5], fmt(now + ttl), ARGV[1])
+else
+  redis.call('ZADD', KEYS[5], '+inf', ARGV[1])
+end
+first_expiry(KEYS[5], ttl, active_existed)
+keep(KEYS[5], ttl)
 if ARGV[6] ~= '' then
   local lease = tonumber(ARGV[7])
   local set_existed = redis.call('EXISTS', KEYS[3]) == 1
@@ -68,7 +91,7 @@ if ARGV[6] ~= '' then
   first_expiry(KEYS[3], ttl, set_existed)
   keep(KEYS[3], ttl)
   local runners_existed = redis.call('EXISTS', KEYS[4]) == 1
-    redis.call('ZADD', KEYS[4], 'GT', fmt(now + lease), ARGV[6])
+  redis.call('ZADD', KEYS[4], 'GT', fmt(now + lease), ARGV[6])
   local hold = ttl
   if hold >= 0 then hold = hold + lease end
   first_expiry(KEYS[4], hold, runners_existed)
@@ -95,6 +118,7 @@ if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'outcome', ARGV[7]) end
 if terminal[to] then
   local runner = redis.call('HGET', KEYS[1], 'runner')
   if runner then redis.call('SREM', ARGV[1] .. 'runner:' .. runner, ARGV[2]) end
+  finished(ARGV[1], KEYS[1], ARGV[2])
 end
 redis.call('PUBLISH', ARGV[8], ARGV[2] .. ' ' .. to .. ' ' .. ARGV[9])
 return { 'ok', redis.call('HGETALL', KEYS[1]) }
@@ -127,7 +151,8 @@ for _, runner in ipairs(dead) do
     local status = redis.call('HGET', key, 'status')
     if status and not terminal[status] then
       redis.call('HSET', key, 'status', 'failed', 'updated', fmt(now), 'msg', ARGV[2], 'outcome', ARGV[3])
-            redis.call('PUBLISH', ARGV[4], id .. ' failed ' .. ARGV[6])
+      finished(ARGV[1], key, id)
+      redis.call('PUBLISH', ARGV[4], id .. ' failed ' .. ARGV[6])
       table.insert(failed, redis.call('HGETALL', key))
     end
   end
@@ -138,23 +163,31 @@ return failed
 `);
 
 /**
- * KEYS: owner index. ARGV: prefix, owner, max score ('+inf' or a score), member to start below
- * ('' = none), limit. Returns { fields of up to limit+1 live tasks... }, newest first; forgets
- * index entries whose task expired.
+ * KEYS: owner index, cursor secret. ARGV: prefix, owner, max score ('+inf' or a score), member
+ * to start below ('' = none), limit, a new random secret (stored if there is none yet). Returns
+ * { secret, fields of up to limit+1 live tasks... }, newest first; forgets index entries whose
+ * task expired. The caller checks the cursor's MAC with the secret returned: reading a page at a
+ * position that turns out to be forged costs nothing but the read.
  */
 export const LIST = new RedisScript(`${PRELUDE}
+local secret = redis.call('GET', KEYS[2])
+if not secret then
+  secret = ARGV[6]
+  redis.call('SET', KEYS[2], secret)
+end
+redis.call('PEXPIRE', KEYS[2], 2592000000)
 local limit = tonumber(ARGV[5])
-local out = {}
+local out = { secret }
 local max = ARGV[3]
 local after = ARGV[4]
 local offset = 0
-while #out <= limit do
+while #out <= limit + 1 do
   local chunk = redis.call('ZREVRANGEBYSCORE', KEYS[1], max, '-inf', 'WITHSCORES', 'LIMIT', offset, 64)
   if #chunk == 0 then break end
   for i = 1, #chunk, 2 do
     local id, score = chunk[i], chunk[i + 1]
-        local skip = after ~= '' and tonumber(score) == tonumber(max) and id >= after
-    if not skip and #out <= limit then
+    local skip = after ~= '' and tonumber(score) == tonumber(max) and id >= after
+    if not skip and #out <= limit + 1 then
       local key = ARGV[1] .. 'task:' .. id
       local fields = redis.call('HGETALL', key)
       if #fields == 0 then

@@ -4,8 +4,10 @@
  * to their owner, runners hold leases renewed by heartbeats, and status changes reach every
  * process over pub/sub. Runs the same contract suite as the in-memory store.
  */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { newTaskRecord } from '../tasks/taskStore.js';
+import { CURSOR_MAC_LENGTH, CursorMac } from '../tasks/cursorMac.js';
+import { newTaskRecord, TaskLimitError } from '../tasks/taskStore.js';
 import type {
   CreateTaskOptions,
   TaskEvent,
@@ -71,15 +73,24 @@ function taskIdFromFields(fields: Map<string, string>): string {
   return fields.get('id') ?? '';
 }
 
-/** Cursor of `tasks/list`: the listing score and id of the last task on the page. */
-function cursorOf(score: string, taskId: string): string {
-  return `tr1.${score}.${taskId}`;
-}
+/**
+ * A `tasks/list` cursor: the listing score and id of the last task on the page, and their MAC
+ * under the secret every instance reads from Redis (so a cursor from one instance works on all).
+ */
+const CURSOR = new RegExp(
+  `^tr2\\.((\\d{1,17})\\.([0-9a-f-]{36}))\\.([A-Za-z0-9_-]{${CURSOR_MAC_LENGTH}})$`,
+);
 
-function parseCursor(cursor: string): { score: string; taskId: string } {
-  const m = /^tr1\.(\d{1,17})\.([0-9a-f-]{36})$/.exec(cursor);
-  if (!m?.[1] || !m[2]) throw new RangeError('Invalid cursor');
-  return { score: m[1], taskId: m[2] };
+/** A cursor's parts, its MAC not yet checked (see {@link RedisTaskStore.list}). */
+function parseCursor(cursor: string): {
+  position: string;
+  score: string;
+  taskId: string;
+  mac: string;
+} {
+  const m = CURSOR.exec(cursor);
+  if (!m?.[1] || !m[2] || !m[3] || !m[4]) throw new RangeError('Invalid cursor');
+  return { position: m[1], score: m[2], taskId: m[3], mac: m[4] };
 }
 
 /** The Redis task store. Create it with {@link RedisTaskStore.connect}. */
@@ -90,6 +101,8 @@ export class RedisTaskStore implements TaskStore {
   /** Tags the changes this store object announces, so it skips their echo. */
   private readonly origin = crypto.randomUUID();
   private closed = false;
+  /** The MAC of cursors under the last secret Redis gave (it changes only if the key was lost). */
+  private cursors: CursorMac | undefined;
 
   /**
    * A store over a connection someone else manages (see `createRedisScaleOut`); `owned` says
@@ -113,7 +126,7 @@ export class RedisTaskStore implements TaskStore {
     return this.connection.redis;
   }
 
-  private key(kind: 'task' | 'owner' | 'runner', id: string): string {
+  private key(kind: 'task' | 'owner' | 'active' | 'runner', id: string): string {
     return `${this.connection.prefix}${kind}:${id}`;
   }
 
@@ -127,6 +140,7 @@ export class RedisTaskStore implements TaskStore {
         this.key('owner', options.owner),
         this.key('runner', runner),
         `${this.connection.prefix}runners`,
+        this.key('active', options.owner),
       ],
       [
         taskId,
@@ -136,8 +150,10 @@ export class RedisTaskStore implements TaskStore {
         options.pollInterval === undefined ? '' : String(options.pollInterval),
         runner,
         String(options.leaseMs ?? 30_000),
+        options.maxActivePerOwner === undefined ? '' : String(options.maxActivePerOwner),
       ],
     )) as [string, string];
+    if (reply[0] === 'limit') throw new TaskLimitError(options.maxActivePerOwner ?? 0);
     return newTaskRecord(taskId, iso(reply[0]), options);
   }
 
@@ -154,23 +170,33 @@ export class RedisTaskStore implements TaskStore {
     const limit = Math.max(1, Math.floor(options.limit));
     const reply = (await LIST.run(
       this.redis,
-      [this.key('owner', options.owner)],
-      [this.connection.prefix, options.owner, from?.score ?? '+inf', from?.taskId ?? '', limit],
+      [this.key('owner', options.owner), `${this.connection.prefix}cursor-secret`],
+      [
+        this.connection.prefix,
+        options.owner,
+        from?.score ?? '+inf',
+        from?.taskId ?? '',
+        limit,
+        randomBytes(32).toString('base64url'),
+      ],
     )) as unknown[];
-    const rows = reply.map((flat) => fieldsOf(flat));
+    const secret = String(reply[0]);
+    if (this.cursors?.secret !== secret) this.cursors = new CursorMac(secret);
+    const cursors = this.cursors;
+    if (from && !(await cursors.verify(options.owner, from.position, from.mac)))
+      throw new RangeError('Invalid cursor');
+    const rows = reply.slice(1).map((flat) => fieldsOf(flat));
     const tasks: TaskRecord[] = [];
-    let last: { score: string; taskId: string } | undefined;
+    let last: string | undefined;
     for (const fields of rows.slice(0, limit)) {
       const id = taskIdFromFields(fields);
       const record = recordOf(id, fields);
       if (!record) continue;
       tasks.push(record);
-      last = { score: fields.get('score') ?? '0', taskId: id };
+      last = `${fields.get('score') ?? '0'}.${id}`;
     }
-    return {
-      tasks,
-      ...(rows.length > limit && last ? { nextCursor: cursorOf(last.score, last.taskId) } : {}),
-    };
+    if (rows.length <= limit || last === undefined) return { tasks };
+    return { tasks, nextCursor: `tr2.${last}.${await cursors.sign(options.owner, last)}` };
   }
 
   async transition(options: TransitionOptions): Promise<TransitionResult> {

@@ -1,8 +1,10 @@
 /**
  * @module The default task store: in this process's memory. Atomic by construction (JavaScript
- * runs one change at a time), expiring tasks with their TTL, bounded by a cap on live tasks.
+ * runs one change at a time), expiring tasks with their TTL, bounded by a cap on live tasks and,
+ * per owner, on unfinished ones.
  */
-import { newTaskRecord } from './taskStore.js';
+import { CURSOR_MAC_LENGTH, CursorMac } from './cursorMac.js';
+import { newTaskRecord, TaskLimitError } from './taskStore.js';
 import { TaskListeners } from './taskListeners.js';
 import { canTransition, isTerminal, type TaskRecord } from './taskTypes.js';
 import type {
@@ -28,6 +30,8 @@ interface Entry {
   expiresAt: number;
 }
 
+const CURSOR = new RegExp(`^tm2\\.([0-9a-z]{1,11})\\.([A-Za-z0-9_-]{${CURSOR_MAC_LENGTH}})$`);
+
 /**
  * What callers get: their own record, so changing it does not change the store. The outcome is
  * shared: it is cloned once when stored and never changed after (a task's outcome is final), so
@@ -36,21 +40,14 @@ interface Entry {
  */
 const copy = (record: TaskRecord): TaskRecord => ({ ...record });
 
-/** Encodes a listing position. */
-function cursorOf(seq: number): string {
-  return `tm1.${seq.toString(36)}`;
-}
-
-function seqOf(cursor: string): number {
-  const m = /^tm1\.([0-9a-z]{1,11})$/.exec(cursor);
-  if (!m?.[1]) throw new RangeError('Invalid cursor');
-  return parseInt(m[1], 36);
-}
-
 /** Tasks in memory. */
 export class MemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
+  /** The unfinished (working, input_required) tasks of each owner, for `maxActivePerOwner`. */
+  private readonly active = new Map<string, Set<Entry>>();
   private readonly listeners = new TaskListeners();
+  /** Signs `tasks/list` cursors: a secret of this store object, as its positions are. */
+  private readonly cursors = new CursorMac();
   private seq = 0;
   private readonly maxTasks: number;
   private readonly sweeper: ReturnType<typeof setInterval>;
@@ -66,13 +63,24 @@ export class MemoryTaskStore implements TaskStore {
     if (this.entries.size >= this.maxTasks) this.sweep(now);
     if (this.entries.size >= this.maxTasks)
       throw new Error(`Too many tasks (${this.maxTasks}); try again later`);
+    let mine = this.active.get(options.owner);
+    const limit = options.maxActivePerOwner;
+    if (mine && limit !== undefined && mine.size >= limit) {
+      for (const entry of mine) if (entry.expiresAt <= now) this.forget(entry);
+      if (mine.size >= limit) throw new TaskLimitError(limit);
+    }
     const record = newTaskRecord(crypto.randomUUID(), new Date(now).toISOString(), options);
     if (options.runner !== undefined) record.leaseExpiresAt = now + (options.leaseMs ?? 30_000);
-    this.entries.set(record.taskId, {
+    const entry: Entry = {
       record,
       seq: ++this.seq,
       expiresAt: options.ttl === null ? Infinity : now + options.ttl,
-    });
+    };
+    this.entries.set(record.taskId, entry);
+    // forget() may have dropped the owner's emptied set.
+    mine = this.active.get(options.owner);
+    if (!mine) this.active.set(options.owner, (mine = new Set()));
+    mine.add(entry);
     return copy(record);
   }
 
@@ -82,7 +90,8 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage> {
-    const before = options.cursor === undefined ? Infinity : seqOf(options.cursor);
+    const before =
+      options.cursor === undefined ? Infinity : await this.seqOf(options.owner, options.cursor);
     const now = Date.now();
     const mine = [...this.entries.values()]
       .filter((e) => e.record.owner === options.owner && e.seq < before && e.expiresAt > now)
@@ -91,8 +100,24 @@ export class MemoryTaskStore implements TaskStore {
     const last = page[page.length - 1];
     return {
       tasks: page.map((e) => copy(e.record)),
-      ...(mine.length > options.limit && last ? { nextCursor: cursorOf(last.seq) } : {}),
+      ...(mine.length > options.limit && last
+        ? { nextCursor: await this.cursorOf(options.owner, last.seq) }
+        : {}),
     };
+  }
+
+  /** Encodes a listing position for `owner`. */
+  private async cursorOf(owner: string, seq: number): Promise<string> {
+    const position = seq.toString(36);
+    return `tm2.${position}.${await this.cursors.sign(owner, position)}`;
+  }
+
+  /** The position a cursor names; a RangeError unless this store issued it to `owner`. */
+  private async seqOf(owner: string, cursor: string): Promise<number> {
+    const m = CURSOR.exec(cursor);
+    if (!m?.[1] || !m[2] || !(await this.cursors.verify(owner, m[1], m[2])))
+      throw new RangeError('Invalid cursor');
+    return parseInt(m[1], 36);
   }
 
   async transition(options: TransitionOptions): Promise<TransitionResult> {
@@ -115,6 +140,7 @@ export class MemoryTaskStore implements TaskStore {
     if (!isTerminal(options.to) && leaseExpiresAt !== undefined)
       next.leaseExpiresAt = leaseExpiresAt;
     entry.record = next;
+    if (isTerminal(next.status)) this.finish(entry);
     this.listeners.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
     return { ok: true, task: copy(next) };
   }
@@ -166,13 +192,26 @@ export class MemoryTaskStore implements TaskStore {
     const entry = this.entries.get(taskId);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(taskId);
+      this.forget(entry);
       return undefined;
     }
     return entry;
   }
 
+  /** Drops an entry (expired) and its place among its owner's unfinished tasks. */
+  private forget(entry: Entry): void {
+    this.entries.delete(entry.record.taskId);
+    this.finish(entry);
+  }
+
+  /** The task no longer counts against its owner's `maxActivePerOwner`. */
+  private finish(entry: Entry): void {
+    const owner = entry.record.owner;
+    const mine = this.active.get(owner);
+    if (mine?.delete(entry) && mine.size === 0) this.active.delete(owner);
+  }
+
   private sweep(now: number): void {
-    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
+    for (const entry of this.entries.values()) if (entry.expiresAt <= now) this.forget(entry);
   }
 }

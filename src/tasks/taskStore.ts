@@ -17,6 +17,21 @@ export interface CreateTaskOptions {
   /** The instance that will run the task, and how long its lease lasts without a heartbeat. */
   runner?: string;
   leaseMs?: number;
+  /**
+   * Refuse the task (throw {@link TaskLimitError}) when the owner already has this many
+   * unfinished tasks (working or input_required, not expired). Counted atomically with the
+   * creation, across every process sharing the store. No limit when absent.
+   */
+  maxActivePerOwner?: number;
+}
+
+/** Thrown by {@link TaskStore.create} when the owner is at its `maxActivePerOwner`. */
+export class TaskLimitError extends Error {
+  override readonly name = 'TaskLimitError';
+
+  constructor(readonly limit: number) {
+    super(`The owner already has ${limit} unfinished tasks`);
+  }
 }
 
 /** A task as it is when created: working, with what the options say. */
@@ -75,11 +90,17 @@ export interface TaskPage {
 
 /** Where tasks live. */
 export interface TaskStore {
-  /** Creates a task in `working` with a cryptographically random id. */
+  /**
+   * Creates a task in `working` with a cryptographically random id; throws
+   * {@link TaskLimitError} when `maxActivePerOwner` is reached.
+   */
   create(options: CreateTaskOptions): Promise<TaskRecord>;
   /** The task, if it exists, has not expired, and belongs to `owner`. */
   get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined>;
-  /** The owner's tasks, newest first, a page at a time. A bad cursor throws a RangeError. */
+  /**
+   * The owner's tasks, newest first, a page at a time. Cursors are authenticated: one this store
+   * did not issue for this owner (tampered, forged, another owner's) throws a RangeError.
+   */
   list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage>;
   /** Changes the status atomically if the state machine allows it from the current status. */
   transition(options: TransitionOptions): Promise<TransitionResult>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisTaskStore } from '../../src/stores/redisTaskStore.js';
+import { TaskLimitError } from '../../src/tasks/taskStore.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { taskStoreContract } from './taskStoreContract.js';
 
@@ -58,6 +59,51 @@ describe('RedisTaskStore specifics', () => {
         expect(final?.status).toBe(done.ok ? 'completed' : 'cancelled');
         expect(final?.outcome !== undefined).toBe(done.ok);
       }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('holds maxActivePerOwner across processes: of creations racing from two, exactly the limit succeed', async () => {
+    const a = await RedisTaskStore.connect({ url: redis.url, keyPrefix: 'quota:' });
+    const b = await RedisTaskStore.connect({ url: redis.url, keyPrefix: 'quota:' });
+    try {
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? a : b).create({
+            owner: 'x',
+            method: 'tools/call',
+            ttl: 60_000,
+            maxActivePerOwner: 5,
+          }),
+        ),
+      );
+      const created = attempts.filter((r) => r.status === 'fulfilled');
+      expect(created).toHaveLength(5);
+      for (const r of attempts)
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(TaskLimitError);
+      // A task ended through the other process frees a place for this one.
+      const one = created[0] as PromiseFulfilledResult<{ taskId: string }>;
+      await b.transition({ taskId: one.value.taskId, to: 'cancelled' });
+      await a.create({ owner: 'x', method: 'tools/call', ttl: 60_000, maxActivePerOwner: 5 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a tasks/list cursor from one process works on another; the shared secret expires', async () => {
+    const a = await RedisTaskStore.connect({ url: redis.url, keyPrefix: 'cursor:' });
+    const b = await RedisTaskStore.connect({ url: redis.url, keyPrefix: 'cursor:' });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++)
+        ids.push((await a.create({ owner: 'x', method: 'tools/call', ttl: 60_000 })).taskId);
+      const first = await a.list({ owner: 'x', limit: 2 });
+      expect(first.nextCursor).toBeDefined();
+      const second = await b.list({ owner: 'x', limit: 2, cursor: first.nextCursor });
+      expect([...first.tasks, ...second.tasks].map((t) => t.taskId)).toEqual(ids.reverse());
+      const ttl = Number(/:(\d+)/.exec(await redis.command('PTTL', 'cursor:cursor-secret'))?.[1]);
+      expect(ttl).toBeGreaterThan(0);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -2,7 +2,7 @@
  * @module The TaskStore contract: every store runs this same suite (STYLE.md §2.9).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TaskStore } from '../../src/tasks/taskStore.js';
+import { TaskLimitError, type TaskStore } from '../../src/tasks/taskStore.js';
 import type { TaskEvent } from '../../src/tasks/taskStore.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -197,6 +197,70 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
       expect(events.map((e) => e.status)).toEqual(['input_required', 'working']);
       // Changes made through this store object come with the task: no read-back needed.
       expect(events[1]?.task).toMatchObject({ taskId: task.taskId, status: 'working', owner: 'a' });
+    });
+
+    it('refuses a task beyond maxActivePerOwner; a task that ends, expires or loses its lease frees its place', async () => {
+      const make = (
+        owner: string,
+        extra: { ttl?: number; runner?: string; leaseMs?: number } = {},
+      ) =>
+        store.create({
+          owner,
+          method: 'tools/call',
+          ttl: 60_000,
+          maxActivePerOwner: 3,
+          ...extra,
+        });
+      const first = await make('a');
+      await make('a', { ttl: 150 }); // expires while the test runs
+      const third = await make('a', { runner: 'gone', leaseMs: 100 });
+      await expect(make('a')).rejects.toBeInstanceOf(TaskLimitError);
+      await expect(make('a')).rejects.toMatchObject({ limit: 3 });
+      // Another owner has its own count; a creation without the option is not counted against.
+      await make('b');
+      // input_required is unfinished: it still counts.
+      await store.transition({ taskId: first.taskId, to: 'input_required' });
+      await expect(make('a')).rejects.toBeInstanceOf(TaskLimitError);
+      await store.transition({ taskId: first.taskId, to: 'completed' });
+      const fourth = await make('a');
+      await expect(make('a')).rejects.toBeInstanceOf(TaskLimitError);
+      await sleep(300); // the second expires; the third's runner stopped renewing its lease
+      const fifth = await make('a');
+      await expect(make('a')).rejects.toBeInstanceOf(TaskLimitError);
+      expect(
+        (await store.failExpiredLeases({ statusMessage: 'gone' })).map((t) => t.taskId),
+      ).toEqual([third.taskId]);
+      const sixth = await make('a');
+      await expect(make('a')).rejects.toBeInstanceOf(TaskLimitError);
+      // A refused task left nothing behind: the owner lists exactly what was created and lives.
+      const listed = (await store.list({ owner: 'a', limit: 100 })).tasks.map((t) => t.taskId);
+      expect(listed).toEqual([first, third, fourth, fifth, sixth].map((t) => t.taskId).reverse());
+    });
+
+    it("refuses a cursor it did not issue to this owner (tampered, forged, another owner's)", async () => {
+      for (let i = 0; i < 3; i++)
+        await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+      const page = await store.list({ owner: 'a', limit: 1 });
+      const cursor = page.nextCursor as string;
+      expect(cursor).toBeDefined();
+      expect((await store.list({ owner: 'a', limit: 1, cursor })).tasks).toHaveLength(1);
+      const last = cursor.slice(-1) === 'A' ? 'B' : 'A';
+      const forged = [
+        'tm1.zzzzzzzzzzz',
+        'tr1.99999999999999999.00000000-0000-0000-0000-000000000000',
+        `${cursor.slice(0, -1)}${last}`,
+        cursor.replace(
+          /^(t[mr]2\.)(\d)/,
+          (_m, head: string, digit: string) => `${head}${(Number(digit) + 1) % 10}`,
+        ),
+        `${cursor}x`,
+        '',
+      ];
+      for (const bad of forged)
+        await expect(store.list({ owner: 'a', limit: 1, cursor: bad })).rejects.toBeInstanceOf(
+          RangeError,
+        );
+      await expect(store.list({ owner: 'b', limit: 1, cursor })).rejects.toBeInstanceOf(RangeError);
     });
   });
 }

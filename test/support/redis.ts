@@ -62,8 +62,11 @@ async function rawCommand(port: number, args: string[], timeoutMs = 1000): Promi
   });
 }
 
-/** Starts redis-server for this test file. */
-export async function startRedis(): Promise<TestRedis> {
+/**
+ * Starts redis-server for this test file; `args` are extra command-line settings (e.g.
+ * `['--rename-command', 'CONFIG', '']` for a managed-Redis look-alike).
+ */
+export async function startRedis(options: { args?: readonly string[] } = {}): Promise<TestRedis> {
   const binary = ensureRedisServer() as string;
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -71,7 +74,17 @@ export async function startRedis(): Promise<TestRedis> {
   const start = async (): Promise<void> => {
     child = spawn(
       binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        ...(options.args ?? []),
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child.stdout?.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-4000)));
