@@ -4,6 +4,7 @@
  * polling `tasks/get` at the server's `pollInterval` to report status (in order, each change once,
  * the terminal one included); cancel with `tasks/cancel`.
  */
+import { sleep } from '../jsonrpc/sleep.js';
 import type { Connection } from '../jsonrpc/connection.js';
 import { LocalError, RpcError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/guards.js';
@@ -98,16 +99,6 @@ export function taskStatusReporter(report: ((task: Task) => void) | undefined): 
     },
   };
 }
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** Runs `tools/call` as a task and resolves with the tool's result (what `tasks/result` returns). */
 export async function callToolAsTask(

@@ -146,6 +146,6 @@ describe('Outbox', () => {
     box.hold(progress('x', 1));
     box.hold(progress('x', 2));
     expect(box.flush((m) => (written.push(m), true))).toBe(true);
-    expect(written).toEqual([1, 2, 3, 4, 5].map(response).concat([progress('x', 2)]));
+    expect(written).toEqual([...[1, 2, 3, 4, 5].map(response), progress('x', 2)]);
   });
 });

@@ -4,6 +4,7 @@
  * the server announced; the standalone GET stream carries server-initiated messages; a 404 on the
  * session makes the transport open a new session by replaying `initialize`; DELETE on close.
  */
+import { sleep } from '../../jsonrpc/sleep.js';
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
@@ -81,21 +82,6 @@ function isInitialize(message: JsonRpcMessage | JsonRpcMessage[]): message is Js
 
 /** Attempts in a row that reach no server at all before a stream is given up. */
 const UNREACHABLE_ATTEMPTS = 2;
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /** A Streamable HTTP connection to one MCP endpoint. */
 export class StreamableHttpClientTransport implements Transport {
