@@ -392,7 +392,13 @@ export class TaskRuntime {
       record.ttl === null ? Number.POSITIVE_INFINITY : Date.parse(record.createdAt) + record.ttl;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.store.transition({ taskId: record.taskId, to, outcome });
+        const statusMessage = to === 'failed' ? failureMessage(outcome) : undefined;
+        return await this.store.transition({
+          taskId: record.taskId,
+          to,
+          outcome,
+          ...(statusMessage !== undefined ? { statusMessage } : {}),
+        });
       } catch (error) {
         if (attempt === 0) this.report(error, `storing the outcome of task ${record.taskId}`);
         const delay = Math.min(100 * 2 ** Math.min(attempt, 5), 2000);
@@ -416,4 +422,21 @@ export class TaskRuntime {
   static finished(record: TaskRecord): boolean {
     return isTerminal(record.status);
   }
+}
+
+/**
+ * Why a task failed, for its `statusMessage`: the JSON-RPC error's message, or the first text of
+ * an `isError` result (a handler's error, or a result too large to send), cut to 500 characters.
+ */
+function failureMessage(outcome: TaskOutcome): string | undefined {
+  let text: unknown;
+  if (outcome.kind === 'error') text = outcome.error.message;
+  else {
+    const content = outcome.result['content'];
+    const first = Array.isArray(content)
+      ? (content[0] as { text?: unknown } | undefined)
+      : undefined;
+    text = first?.text;
+  }
+  return typeof text === 'string' && text !== '' ? text.slice(0, 500) : undefined;
 }

@@ -182,6 +182,27 @@ describe('result size', () => {
     expect(errors.some((e) => e.includes('over the 65536-byte limit'))).toBe(true);
   });
 
+  it('fails a task whose result is over the limit, with a statusMessage saying so', async () => {
+    const server = new McpServer(
+      { name: 's', version: '1' },
+      { maxResultBytes: 16 * 1024, onerror: () => {}, tasks: { pollIntervalMs: 20 } },
+    );
+    server.registerTool('bulky', { execution: { taskSupport: 'required' } }, async () =>
+      'b'.repeat(64 * 1024),
+    );
+    const c = await connect(server);
+    const statuses: Array<{ status: string; statusMessage?: string }> = [];
+    const result = await c.client.callTool('bulky', {}, { ontaskstatus: (t) => statuses.push(t) });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/over the 16384-byte limit/) }],
+    });
+    expect(statuses.at(-1)).toMatchObject({
+      status: 'failed',
+      statusMessage: expect.stringMatching(/returned \d+ bytes, over the 16384-byte limit/),
+    });
+  });
+
   it('defaults to 2 MiB, well under the 4 MiB a client accepts', async () => {
     const server = new McpServer({ name: 's', version: '1' }, { onerror: () => {} });
     server.registerTool('fifty', {}, () => 'z'.repeat(3 * 1024 * 1024));
