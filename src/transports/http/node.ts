@@ -22,13 +22,16 @@ export interface ExchangeHandler {
 /** A congested SSE client is disconnected past this backlog; its stream resumes from the store. */
 const MAX_SSE_BACKLOG = 1024 * 1024;
 
+/**
+ * The headers of a Node request from `rawHeaders`, every line kept: `req.headers` keeps only the
+ * first of some repeated headers (Host among them), and a second Host must reach the handler to
+ * be refused.
+ */
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    headers.append(raw[i] as string, raw[i + 1] as string);
   return headers;
 }
 

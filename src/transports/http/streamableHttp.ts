@@ -21,7 +21,7 @@ import {
   acceptsJsonAndSse,
   acceptsSse,
   isJsonContentType,
-  originProblem,
+  OriginGuard,
   type OriginPolicy,
 } from './requestGuards.js';
 import { SessionRegistry, type ConnectSession, type LiveSession } from './sessionRegistry.js';
@@ -99,7 +99,14 @@ function defaultReport(error: unknown): void {
   console.error(`[toolwire] http: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-const SHUTTING_DOWN = 'The server is shutting down';
+/**
+ * The answer to a request that arrives during shutdown. `Connection: close` makes the client
+ * open a new connection for its next request (to another instance, or later to this one once
+ * restarted) instead of reusing one this process is about to drop.
+ */
+function shuttingDown(): HttpReply {
+  return failureReply('shuttingDown', 'The server is shutting down', { connection: 'close' });
+}
 
 function isReply(result: AuthResult): result is HttpReply {
   return typeof result === 'object' && 'status' in result;
@@ -114,12 +121,14 @@ export class StreamableHttpHandler {
   private readonly report: (error: unknown) => void;
   private readonly maxBody: number;
   private readonly cluster: ClusterSessions | undefined;
+  private readonly guard: OriginGuard;
   private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.path = options.path ?? '/mcp';
     this.report = options.onerror ?? defaultReport;
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.guard = new OriginGuard(options.origins ?? {});
     this.registry = new SessionRegistry(
       { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 30 * 60_000 },
       this.report,
@@ -226,8 +235,8 @@ export class StreamableHttpHandler {
   }
 
   private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
-    const problem = originProblem(exchange.header, this.options.origins ?? {}, urlHost);
-    if (problem) return failureReply('forbidden', problem);
+    const refused = this.guard.problem(exchange.header, urlHost);
+    if (refused) return failureReply(refused.failure, refused.message);
     const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
     if (!legacy && exchange.pathname !== this.path)
       return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
@@ -236,15 +245,13 @@ export class StreamableHttpHandler {
     const identity = auth;
     if (legacy)
       return this.closing
-        ? failureReply('shuttingDown', SHUTTING_DOWN)
+        ? shuttingDown()
         : legacy.handle(exchange, this.callerOf(exchange, identity));
     switch (exchange.method) {
       case 'POST':
         return this.post(exchange, this.callerOf(exchange, identity));
       case 'GET':
-        return this.closing
-          ? failureReply('shuttingDown', SHUTTING_DOWN)
-          : this.get(exchange, identity);
+        return this.closing ? shuttingDown() : this.get(exchange, identity);
       case 'DELETE':
         return this.delete(exchange, identity);
       default:
@@ -305,6 +312,10 @@ export class StreamableHttpHandler {
     if (typeof checked === 'string') return failureReply('invalidMessage', checked);
 
     let session: HttpSessionTransport;
+    if (checked.initialize && !this.options.stateless) {
+      const live = await this.liveSessionProblem(exchange, identity);
+      if (live) return live;
+    }
     if (checked.initialize || this.options.stateless) {
       const assumeVersion = checked.initialize
         ? undefined
@@ -316,8 +327,7 @@ export class StreamableHttpHandler {
       const found = await this.findSession(exchange, identity);
       if (!('transport' in found)) return found;
       session = found.transport;
-      if (this.closing && checked.requestIds.length > 0)
-        return failureReply('shuttingDown', SHUTTING_DOWN);
+      if (this.closing && checked.requestIds.length > 0) return shuttingDown();
       if (batch && found.handle.protocolVersion !== '2025-03-26') {
         return failureReply(
           'invalidMessage',
@@ -350,12 +360,43 @@ export class StreamableHttpHandler {
     return reply ?? { status: 202, headers: session.headers };
   }
 
+  /**
+   * An `initialize` that names a live session of its caller (`MCP-Session-Id`) is refused: a
+   * session is initialized once, and a new one starts without the header. The live session is
+   * left as it is. An id that names no session of the caller is ignored, as before (a client
+   * re-initializing after a 404 may still send its old id).
+   */
+  private async liveSessionProblem(
+    exchange: HttpExchange,
+    identity: Identity | undefined,
+  ): Promise<HttpReply | undefined> {
+    const sessionId = exchange.header('mcp-session-id');
+    if (sessionId === null || sessionId === '') return undefined;
+    let live = this.registry.lookup(sessionId, identity).ok;
+    if (!live && this.cluster) {
+      try {
+        live = await this.cluster.owns(sessionId, identity);
+      } catch (error) {
+        this.report(error);
+        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
+          'retry-after': '1',
+        });
+      }
+    }
+    return live
+      ? failureReply(
+          'alreadyInitialized',
+          'This session is already initialized; a new session starts with an initialize request without MCP-Session-Id',
+        )
+      : undefined;
+  }
+
   private async createSession(
     caller: Caller,
     assumeVersion: string | undefined,
   ): Promise<HttpSessionTransport | HttpReply> {
     const identity = caller.identity;
-    if (this.closing) return failureReply('shuttingDown', SHUTTING_DOWN);
+    if (this.closing) return shuttingDown();
     const stateless = this.options.stateless === true;
     if (!stateless && !this.registry.hasRoom())
       return failureReply('tooManySessions', 'Too many sessions; try again later', {
