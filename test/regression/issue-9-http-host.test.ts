@@ -6,12 +6,16 @@
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpHandler, type StreamableHttpHandler } from '../../src/http.js';
+import {
+  createHttpHandler,
+  type HttpHandlerOptions,
+  type StreamableHttpHandler,
+} from '../../src/http.js';
 import { serveHttp, toNodeListener, type HttpListener } from '../../src/node.js';
 import { McpServer } from '../../src/server.js';
 import { BASE, initializeMessage, post } from '../support/httpHarness.js';
 
-function handlerOf(origins?: Parameters<typeof createHttpHandler>[1]['origins']) {
+function handlerOf(origins?: HttpHandlerOptions['origins']) {
   const server = new McpServer({ name: 'host', version: '1' });
   return createHttpHandler(server, { onerror: () => {}, ...(origins ? { origins } : {}) });
 }

@@ -17,6 +17,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /** A handler with the exchange core (StreamableHttpHandler): served without web streams. */
 export interface ExchangeHandler {
   handle(exchange: HttpExchange, urlHost?: string): Promise<HttpReply>;
+  /** Told the address the server listens on (it may warn about an exposed one). */
+  noteListening?(host: string): void;
 }
 
 /** A congested SSE client is disconnected past this backlog; its stream resumes from the store. */
@@ -226,7 +228,11 @@ export function toNodeListener(
 export interface ServeHttpOptions {
   /** Default 0 (any free port). */
   port?: number;
-  /** Default 127.0.0.1: a local server is not reachable from the network unless asked. */
+  /**
+   * Default 127.0.0.1: a local server is not reachable from the network unless asked. Another
+   * address, for a handler with neither `authenticate` nor `origins.allowedHosts`, is reported as
+   * a warning through the handler's `onerror`.
+   */
   host?: string;
   /** Time to receive the request headers. Default 30 s. */
   headersTimeoutMs?: number;
@@ -281,6 +287,7 @@ export async function serveHttp(
       resolve();
     });
   });
+  if (isExchangeHandler(handler)) handler.noteListening?.(host);
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {

@@ -17,6 +17,7 @@ import type { HttpExchange, HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
 import { LegacySseEndpoints, type LegacySseOptions } from './legacySse.js';
+import { isLoopbackHost } from './loopback.js';
 import {
   acceptsJsonAndSse,
   acceptsSse,
@@ -165,6 +166,21 @@ export class StreamableHttpHandler {
   /** Number of live Streamable HTTP sessions. */
   get sessionCount(): number {
     return this.registry.size;
+  }
+
+  /**
+   * Called with the address the server listens on (`serveHttp` does): listening beyond loopback
+   * with neither `authenticate` nor an explicit `origins.allowedHosts` is reported through
+   * `onerror` as a warning, since anyone who can reach the address can call every tool.
+   */
+  noteListening(host: string): void {
+    if (isLoopbackHost(host)) return;
+    if (this.options.authenticate || this.options.origins?.allowedHosts !== undefined) return;
+    this.report(
+      new Error(
+        `warning: listening on ${host}, which is not a loopback address, with neither authentication nor an allowed-hosts list: anyone who can reach it can call every tool`,
+      ),
+    );
   }
 
   /** The web-standard entry: handles one `Request`. Never throws (failures are responses). */
