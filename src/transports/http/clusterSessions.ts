@@ -151,6 +151,7 @@ export class ClusterSessions {
       owner: record.owner,
       lastActivity: () => transport.lastActivity,
       listening: () => transport.listening,
+      dropListener: () => transport.dropListener(),
     };
     this.deps.registry.add(sessionId, session);
     this.touchedAt.set(sessionId, Date.now());

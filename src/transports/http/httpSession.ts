@@ -187,6 +187,14 @@ export class HttpSessionTransport implements Transport, StreamHost {
     this.standalone = this.newStandalone();
   }
 
+  /**
+   * Ends the HTTP connection of the GET stream (idle reaping): the stream stays, so a client that
+   * is still there resumes it with `Last-Event-ID` after the `retry` delay.
+   */
+  dropListener(): void {
+    if (!this.closed) this.standalone.closeConnection();
+  }
+
   /** Ends the HTTP connection of a request's stream so the client polls (see SseStream). */
   closeStream(requestId: RequestId): void {
     this.byRequest.get(requestId)?.closeConnection();

@@ -12,6 +12,7 @@ import { SseChannel, type HttpExchange, type HttpReply } from './exchange.js';
 import { randomToken } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
 import { acceptsSse, isJsonContentType } from './requestGuards.js';
+import { principalKey, type SessionQuota } from './sessionQuota.js';
 import type { ConnectSession, SessionHandle } from './sessionRegistry.js';
 import { formatSseEvent, SSE_HEADERS } from './sse.js';
 
@@ -65,6 +66,8 @@ export class LegacySseEndpoints {
       maxBodyBytes: number;
       maxDepth: number;
       maxSessions: number;
+      /** Sessions per principal, shared with the Streamable HTTP sessions. */
+      quota: SessionQuota;
       report: (error: unknown) => void;
     },
   ) {}
@@ -79,7 +82,7 @@ export class LegacySseEndpoints {
     if (exchange.pathname === this.paths.ssePath) {
       if (exchange.method !== 'GET')
         return failureReply('methodNotAllowed', 'Open the event stream with GET', { allow: 'GET' });
-      return this.open(exchange, caller.identity);
+      return this.open(exchange, caller);
     }
     if (exchange.method !== 'POST')
       return failureReply('methodNotAllowed', 'POST messages here', { allow: 'POST' });
@@ -92,11 +95,28 @@ export class LegacySseEndpoints {
     this.sessions.clear();
   }
 
-  private async open(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+  private async open(exchange: HttpExchange, caller: MessageInfo): Promise<HttpReply> {
+    const identity = caller.identity;
     if (!acceptsSse(exchange.header))
       return failureReply('notAcceptable', 'Accept must list text/event-stream');
     if (this.sessions.size >= this.options.maxSessions)
       return failureReply('tooManySessions', 'Too many sessions; try again later');
+    const release = this.options.quota.take(principalKey(identity, caller.clientAddress));
+    if (!release)
+      return failureReply(
+        'tooManyCallerSessions',
+        `Too many sessions for this caller (at most ${this.options.quota.perPrincipal}): close unused streams`,
+      );
+    try {
+      return await this.start(identity, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Opens the event stream of a new session (counted by `release`). */
+  private async start(identity: Identity | undefined, release: () => void): Promise<HttpReply> {
     const sessionId = randomToken(24);
     const channel = new SseChannel();
     // The endpoint event comes first, before any message.
@@ -117,6 +137,7 @@ export class LegacySseEndpoints {
     const connectionClosed = transport.onclose;
     transport.onclose = () => {
       this.sessions.delete(sessionId);
+      release();
       connectionClosed?.();
     };
     this.sessions.set(sessionId, { transport, handle });

@@ -25,6 +25,7 @@ import {
   OriginGuard,
   type OriginPolicy,
 } from './requestGuards.js';
+import { principalKey, SessionQuota } from './sessionQuota.js';
 import { SessionRegistry, type ConnectSession, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
 
@@ -62,7 +63,18 @@ export interface StreamableHttpOptions {
   maxDepth?: number;
   /** Most live sessions; more initializations get 503. Default 10 000. */
   maxSessions?: number;
-  /** A session without requests (and no open stream) for this long is ended. Default 30 min. */
+  /**
+   * Most sessions one principal may hold on this instance: an authenticated caller by its
+   * identity, an anonymous one by its client address (see `clientAddress`); more initializations
+   * get 429. Counts the sessions initialized here (Streamable HTTP and HTTP+SSE together), not
+   * those another instance of a cluster created and this one serves. Default 100.
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * A session without requests (and nothing in flight) for this long is ended. An open GET stream
+   * does not keep it alive: its connection is ended at that point, and the session lives on only
+   * if the client reconnects. Default 30 min.
+   */
   sessionIdleMs?: number;
   /** Where SSE events wait for resumption. Default: in memory. */
   eventStore?: EventStore;
@@ -123,6 +135,7 @@ export class StreamableHttpHandler {
   private readonly maxBody: number;
   private readonly cluster: ClusterSessions | undefined;
   private readonly guard: OriginGuard;
+  private readonly quota: SessionQuota;
   private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
@@ -130,6 +143,7 @@ export class StreamableHttpHandler {
     this.report = options.onerror ?? defaultReport;
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.guard = new OriginGuard(options.origins ?? {});
+    this.quota = new SessionQuota(options.maxSessionsPerPrincipal ?? 100);
     this.registry = new SessionRegistry(
       { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 30 * 60_000 },
       this.report,
@@ -159,6 +173,7 @@ export class StreamableHttpHandler {
             maxBodyBytes: this.maxBody,
             maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
             maxSessions: options.maxSessions ?? 10_000,
+            quota: this.quota,
             report: this.report,
           });
   }
@@ -418,6 +433,32 @@ export class StreamableHttpHandler {
       return failureReply('tooManySessions', 'Too many sessions; try again later', {
         'retry-after': '5',
       });
+    let release: () => void = () => {};
+    if (!stateless) {
+      const taken = this.quota.take(principalKey(identity, caller.clientAddress));
+      if (!taken)
+        return failureReply(
+          'tooManyCallerSessions',
+          `Too many sessions for this caller (at most ${this.quota.perPrincipal}): end unused ones with DELETE, or wait until they expire`,
+        );
+      release = taken;
+    }
+    try {
+      return await this.startSession(caller, assumeVersion, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Creates the transport and the server side of a new session (counted by `release`). */
+  private async startSession(
+    caller: Caller,
+    assumeVersion: string | undefined,
+    release: () => void,
+  ): Promise<HttpSessionTransport> {
+    const identity = caller.identity;
+    const stateless = this.options.stateless === true;
     const sessionId = stateless ? undefined : randomToken(24);
     const cluster = sessionId !== undefined ? this.cluster : undefined;
     if (cluster) await cluster.ready;
@@ -446,7 +487,13 @@ export class StreamableHttpHandler {
         owner: identity?.id,
         lastActivity: () => transport.lastActivity,
         listening: () => transport.listening,
+        dropListener: () => transport.dropListener(),
       });
+      const closed = transport.onclose;
+      transport.onclose = () => {
+        release();
+        closed?.();
+      };
     }
     return transport;
   }
