@@ -10,7 +10,8 @@ import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
-import { formatSseEvent, formatSseRetry, SSE_HEADERS } from './sse.js';
+import { formatSseRetry, SSE_HEADERS } from './sse.js';
+import { PeerRelay } from './peerRelay.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -286,19 +287,19 @@ export class HttpSessionTransport implements Transport, StreamHost {
         void peers.events.dropStream(streamId).catch((e: unknown) => this.report(e));
       }
     };
-    const followed = await peers.events.follow({
+    const relay = new PeerRelay({
+      channel,
+      events: peers.events,
       lastEventId,
-      onEvent: (event) =>
-        channel.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) })),
       onEnd: () => queueMicrotask(finish),
     });
-    if (!followed || followed.sessionId !== this.sessionId) {
-      followed?.stop();
+    if ((await relay.start()) !== this.sessionId) {
+      relay.stop();
       channel.close();
       return 'unknown-event';
     }
     accepted = true;
-    stop = followed.stop;
+    stop = () => relay.stop();
     this.remoteResumes.add(stop);
     channel.oncancel = () => {
       stop();

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { BodyResult } from './body.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
+import { SSE_BACKLOG_BYTES, type HttpExchange, type HttpReply } from './exchange.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -20,9 +20,6 @@ export interface ExchangeHandler {
   /** Told the address the server listens on (it may warn about an exposed one). */
   noteListening?(host: string): void;
 }
-
-/** A congested SSE client is disconnected past this backlog; its stream resumes from the store. */
-const MAX_SSE_BACKLOG = 1024 * 1024;
 
 /**
  * The headers of a Node request from `rawHeaders`, every line kept: `req.headers` keeps only the
@@ -144,12 +141,14 @@ export function writeReply(reply: HttpReply, res: ServerResponse): void {
     open = false;
     channel.cancel(); // the client went away: the stream detaches and can be resumed
   });
+  // A congested connection is not written to past the backlog bound: its writer waits for the
+  // drain, catching up from the event store (where progress is coalesced) instead.
+  res.on('drain', () => channel.drain());
   channel.attach({
     write: (text) => {
       if (!open) return false;
-      const ok = res.write(text);
-      if (!ok && res.writableLength > MAX_SSE_BACKLOG) res.destroy();
-      return ok;
+      res.write(text);
+      return res.writableLength < SSE_BACKLOG_BYTES;
     },
     close: () => {
       if (!open) return;

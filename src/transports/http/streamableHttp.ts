@@ -9,103 +9,25 @@ import { classifyMessage, isRequestId, type Classified } from '../../jsonrpc/gua
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { RequestId } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import type { HttpCluster } from './cluster.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
-import { MemoryEventStore, type EventStore } from './eventStore.js';
+import { MemoryEventStore } from './eventStore.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
-import { LegacySseEndpoints, type LegacySseOptions } from './legacySse.js';
+import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
+import { LegacySseEndpoints } from './legacySse.js';
 import { isLoopbackHost } from './loopback.js';
-import {
-  acceptsJsonAndSse,
-  acceptsSse,
-  isJsonContentType,
-  OriginGuard,
-  type OriginPolicy,
-} from './requestGuards.js';
+import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
 import { principalKey, SessionQuota } from './sessionQuota.js';
-import { SessionRegistry, type ConnectSession, type LiveSession } from './sessionRegistry.js';
+import { SessionRegistry, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
-
-/** What `authenticate` sees of a request. */
-export type AuthRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header'>;
-
-/** What {@link StreamableHttpOptions.clientAddress} sees of a request. */
-export type AddressRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header' | 'clientAddress'>;
 
 /** What the handler passes along with each message it delivers. */
 interface Caller {
   readonly identity: Identity | undefined;
   /** The rate-limit key of an anonymous caller (see clientAddress.ts). */
   readonly clientAddress: string | undefined;
-}
-
-/** What `authenticate` answers: the caller, nobody in particular, or a reply that refuses (401...). */
-export type AuthResult = Identity | undefined | HttpReply;
-
-/** Options of {@link StreamableHttpHandler}. */
-export interface StreamableHttpOptions {
-  /** Starts the server side of a session (see `toolwire/http`'s `createHttpHandler`). */
-  connect: ConnectSession;
-  /** Revisions the server accepts in `MCP-Protocol-Version`. */
-  protocolVersions: readonly string[];
-  /** The MCP endpoint path. Default `/mcp`. */
-  path?: string;
-  /** No sessions: every POST is served on its own, GET and DELETE answer 405. Default false. */
-  stateless?: boolean;
-  /** DNS-rebinding protection (Host and Origin checks). Default: loopback only. */
-  origins?: OriginPolicy;
-  /** Largest request body. Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** Deepest JSON nesting accepted. Default 64. */
-  maxDepth?: number;
-  /** Most live sessions; more initializations get 503. Default 10 000. */
-  maxSessions?: number;
-  /**
-   * Most sessions one principal may hold on this instance: an authenticated caller by its
-   * identity, an anonymous one by its client address (see `clientAddress`); more initializations
-   * get 429. Counts the sessions initialized here (Streamable HTTP and HTTP+SSE together), not
-   * those another instance of a cluster created and this one serves. Default 100.
-   */
-  maxSessionsPerPrincipal?: number;
-  /**
-   * A session without requests (and nothing in flight) for this long is ended. An open GET stream
-   * does not keep it alive: its connection is ended at that point, and the session lives on only
-   * if the client reconnects. Default 30 min.
-   */
-  sessionIdleMs?: number;
-  /** Where SSE events wait for resumption. Default: in memory. */
-  eventStore?: EventStore;
-  /** The `retry` announced on SSE streams, in ms. Default 1000. */
-  retryMs?: number;
-  /**
-   * `adaptive` (default): JSON when a request's response is ready before anything else must be
-   * sent, SSE otherwise (or after `sseAfterMs`). `sse`: always SSE.
-   */
-  responseMode?: 'adaptive' | 'sse';
-  /** In adaptive mode, open SSE (with a resumable event id) when a response takes longer. Default 1000 ms. */
-  sseAfterMs?: number;
-  /**
-   * The network address of the client, by which callers without an identity are rate-limited.
-   * Default: the socket's peer address. Behind a reverse proxy every request comes from the proxy:
-   * return the address the proxy reports (e.g. the last hop of `X-Forwarded-For` it sets), and
-   * only for a proxy you trust.
-   */
-  clientAddress?: (request: AddressRequest) => string | undefined;
-  /** Establishes the caller; return a reply (e.g. `{ status: 401, headers: {...} }`) to refuse. */
-  authenticate?: (request: AuthRequest) => AuthResult | Promise<AuthResult>;
-  /** The 2024-11-05 HTTP+SSE endpoints. Default `{ ssePath: '/sse', messagesPath: '/messages' }`. */
-  legacy?: LegacySseOptions | false;
-  /** Faults that did not fail a request. Default: stderr. */
-  onerror?: (error: unknown) => void;
-  /**
-   * Share sessions with other instances behind a load balancer (see cluster.ts; `toolwire/redis`
-   * provides one). Its event store replaces `eventStore`. The 2024-11-05 endpoints stay
-   * per-instance: old clients need sticky routing.
-   */
-  cluster?: HttpCluster;
 }
 
 function defaultReport(error: unknown): void {
@@ -124,6 +46,13 @@ function shuttingDown(): HttpReply {
 function isReply(result: AuthResult): result is HttpReply {
   return typeof result === 'object' && 'status' in result;
 }
+
+export type {
+  AddressRequest,
+  AuthRequest,
+  AuthResult,
+  StreamableHttpOptions,
+} from './handlerOptions.js';
 
 /** The handler. */
 export class StreamableHttpHandler {
@@ -149,7 +78,17 @@ export class StreamableHttpHandler {
       this.report,
     );
     this.settings = {
-      eventStore: options.cluster?.events ?? options.eventStore ?? new MemoryEventStore(),
+      eventStore:
+        options.cluster?.events ??
+        options.eventStore ??
+        new MemoryEventStore({
+          ondrop: ({ streamId, sessionId }) =>
+            this.report(
+              new Error(
+                `SSE stream ${streamId} of session ${sessionId}: the client is not reading or resuming; its oldest waiting notifications are dropped (progress is coalesced, responses are kept)`,
+              ),
+            ),
+        }),
       retryMs: options.retryMs ?? 1000,
       responseMode: options.responseMode ?? 'adaptive',
       sseAfterMs: options.sseAfterMs ?? 1000,
