@@ -164,6 +164,20 @@ describe('a client that does not read its POST stream', () => {
     expect(flood.reports.filter((r) => r.includes('not reading'))).toHaveLength(1);
   });
 
+  it('in stateless mode too: the session lasts until the response is written', async () => {
+    const flood = floodServer({ stateless: true });
+    const response = await post(flood.handler, floodCall(), {
+      'mcp-protocol-version': '2025-11-25',
+    });
+    await flood.flooded;
+    await new Promise((r) => setTimeout(r, 20));
+    const got = seen(await response.text());
+    expect(got.bytes).toBeLessThan(2.5 * MIB);
+    expectLatestProgress(got.progress, PROGRESS);
+    expect(got.results).toEqual([2]);
+    expect(flood.handler.sessionCount).toBe(0);
+  });
+
   it('over Node http: the connection is not cut; it catches up from the store, coalesced', async () => {
     const flood = floodServer({ progress: 20_000 });
     const listener = await serveHttp(flood.handler);
