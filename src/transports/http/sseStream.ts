@@ -6,7 +6,7 @@
  * instead when its responses are ready before anything else has to be sent.
  *
  * Every event goes to the store first; a connection is written to only while it keeps up. When
- * it holds {@link SSE_BACKLOG_BYTES} unsent, the stream stops writing to it and, once it drains,
+ * it holds `SSE_BACKLOG_BYTES` (exchange.ts) unsent, the stream stops writing to it and, once it drains,
  * catches up from the store, as a resumption does. So what waits for a slow reader (connected,
  * detached or resuming) waits in the store, under its bounds: progress coalesced per token,
  * other notifications capped, responses always kept.
@@ -16,7 +16,6 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/t
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
-export { SSE_BACKLOG_BYTES } from './exchange.js';
 import { formatSseEvent, formatSseRetry, SSE_HEADERS } from './sse.js';
 
 /** What a stream needs from its session. */
