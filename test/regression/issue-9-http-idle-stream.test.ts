@@ -11,7 +11,7 @@ import { McpClient } from '../../src/client.js';
 import { createHttpHandler, StreamableHttpClientTransport } from '../../src/http.js';
 import { serveHttp } from '../../src/node.js';
 import { McpServer } from '../../src/server.js';
-import { BASE, EventReader, openSession, post } from '../support/httpHarness.js';
+import { EventReader, getStream, openSession, post } from '../support/httpHarness.js';
 
 const IDLE_MS = 200; // the reaper runs every second (its shortest period)
 
@@ -36,17 +36,7 @@ describe('a session that only holds an idle GET stream', () => {
   it('has its GET connection ended, then is reaped when the client does not come back', async () => {
     const handler = handlerOf();
     const session = await openSession(handler);
-    const stream = new EventReader(
-      await handler.fetch(
-        new Request(`${BASE}/mcp`, {
-          headers: {
-            host: '127.0.0.1:3000',
-            accept: 'text/event-stream',
-            'mcp-session-id': session,
-          },
-        }),
-      ),
-    );
+    const stream = new EventReader(await getStream(handler, { 'mcp-session-id': session }));
     expect((await stream.next()).data).toBe(''); // the priming event
     // Before the fix the stream stayed open and the session lived forever.
     await stream.end(4000);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createHttpHandler } from '../../src/http.js';
 import { serveHttp } from '../../src/node.js';
 import { McpServer } from '../../src/server.js';
-import { BASE, openSession, post } from '../support/httpHarness.js';
+import { getStream, initializeMessage, openSession, post } from '../support/httpHarness.js';
 
 function handlerOf() {
   const server = new McpServer({ name: 'shutdown', version: '1' });
@@ -36,30 +36,9 @@ describe('503 answers during shutdown close the connection', () => {
         { jsonrpc: '2.0', id: 6, method: 'tools/list' },
         { 'mcp-session-id': session },
       ),
-      await handler.fetch(
-        new Request(`${BASE}/mcp`, {
-          headers: {
-            host: '127.0.0.1:3000',
-            accept: 'text/event-stream',
-            'mcp-session-id': session,
-          },
-        }),
-      ),
-      await post(handler, {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'x', version: '1' },
-        },
-      }),
-      await handler.fetch(
-        new Request(`${BASE}/sse`, {
-          headers: { host: '127.0.0.1:3000', accept: 'text/event-stream' },
-        }),
-      ),
+      await getStream(handler, { 'mcp-session-id': session }),
+      await post(handler, initializeMessage()),
+      await getStream(handler, {}, '/sse'),
     ];
     for (const answer of answers) {
       expect(answer.status).toBe(503);
@@ -84,16 +63,7 @@ describe('503 answers during shutdown close the connection', () => {
       const init = await fetch(`${listener.url}/mcp`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        }),
+        body: JSON.stringify(initializeMessage()),
       });
       const session = init.headers.get('mcp-session-id') ?? '';
       await init.text();

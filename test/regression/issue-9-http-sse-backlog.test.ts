@@ -19,7 +19,13 @@ import {
 } from '../../src/http.js';
 import { serveHttp } from '../../src/node.js';
 import { McpServer, type ToolContext } from '../../src/server.js';
-import { BASE, EventReader, initializeMessage, openSession, post } from '../support/httpHarness.js';
+import {
+  EventReader,
+  getStream,
+  initializeMessage,
+  openSession,
+  post,
+} from '../support/httpHarness.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -244,16 +250,10 @@ describe('a detached stream, resumed later', () => {
     await first.disconnect();
     await flood.flooded;
     const resumed = new EventReader(
-      await flood.handler.fetch(
-        new Request(`${BASE}/mcp`, {
-          headers: {
-            host: '127.0.0.1:3000',
-            accept: 'text/event-stream',
-            ...headers,
-            'last-event-id': priming.id ?? '',
-          },
-        }),
-      ),
+      await getStream(flood.handler, {
+        ...headers,
+        'last-event-id': priming.id ?? '',
+      }),
     );
     const replayed: Array<Record<string, unknown> & { id?: unknown; method?: string }> = [];
     for (;;) {
@@ -291,16 +291,10 @@ describe('a detached stream, resumed later', () => {
     await first.next(); // priming
     const started = await first.next();
     await first.disconnect();
-    const resumed = await flood.handler.fetch(
-      new Request(`${BASE}/mcp`, {
-        headers: {
-          host: '127.0.0.1:3000',
-          accept: 'text/event-stream',
-          'mcp-session-id': session,
-          'last-event-id': started.id ?? '',
-        },
-      }),
-    );
+    const resumed = await getStream(flood.handler, {
+      'mcp-session-id': session,
+      'last-event-id': started.id ?? '',
+    });
     flood.release(); // the flood starts while the resumed body is not read
     await flood.flooded;
     await new Promise((r) => setTimeout(r, 20));
@@ -321,16 +315,10 @@ describe('a detached stream, resumed later', () => {
     await first.next();
     const started = await first.next();
     await first.disconnect();
-    const resumed = await b.handler.fetch(
-      new Request(`${BASE}/mcp`, {
-        headers: {
-          host: '127.0.0.1:3000',
-          accept: 'text/event-stream',
-          'mcp-session-id': session,
-          'last-event-id': started.id ?? '',
-        },
-      }),
-    );
+    const resumed = await getStream(b.handler, {
+      'mcp-session-id': session,
+      'last-event-id': started.id ?? '',
+    });
     expect(resumed.status).toBe(200);
     a.release();
     await a.flooded;
@@ -346,11 +334,7 @@ describe('a detached stream, resumed later', () => {
 describe('an HTTP+SSE (2024-11-05) client that does not read its stream', () => {
   it('gets at most 1 MiB queued, then the waiting messages coalesced and bounded, and every response', async () => {
     const flood = floodServer();
-    const stream = await flood.handler.fetch(
-      new Request(`${BASE}/sse`, {
-        headers: { host: '127.0.0.1:3000', accept: 'text/event-stream' },
-      }),
-    );
+    const stream = await getStream(flood.handler, {}, '/sse');
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
     const head = await readUntil(reader, 'sessionId=');
     const endpoint = /data: (\S+)/.exec(head)?.[1] ?? '';
