@@ -21,5 +21,6 @@ for (let i = 0; i < BULK_TOOLS; i++) {
   const { name, ...rest } = bulkTool(i);
   server.registerTool(name, { ...rest, inputSchema: BULK_INPUT }, ({ value }) => value ?? '');
 }
-const listener = await serveHttp(createHttpHandler(server));
+// Every benchmark session comes from 127.0.0.1 (more than the default 100 per client address).
+const listener = await serveHttp(createHttpHandler(server, { maxSessionsPerPrincipal: 1000 }));
 process.stdout.write(`${listener.url}/mcp\n`);

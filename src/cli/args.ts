@@ -4,6 +4,7 @@
  * (argValues.ts) and the help texts live in usage.ts.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isLoopbackHost } from '../node.js';
 import {
   argPairs,
   headersOf,
@@ -27,6 +28,11 @@ export type ServeMode =
       stateless: boolean;
       allowedHosts: string[] | undefined;
       allowedOrigins: string[] | undefined;
+      /**
+       * `--allow-unauthenticated-remote`: serve on a non-loopback `--host` without an
+       * `--allowed-host` list (refused otherwise: `serve` has no authentication).
+       */
+      allowUnauthenticatedRemote: boolean;
       /** Shared state for several instances (`--redis`). */
       redis: { url: string; keyPrefix: string | undefined } | undefined;
     };
@@ -141,6 +147,7 @@ function serveMode(values: Record<string, unknown>): ServeMode {
       'allowed-origin',
       'redis',
       'redis-prefix',
+      'allow-unauthenticated-remote',
     ]) {
       if (values[flag] !== undefined)
         throw new UsageError(`serve: --${flag} applies to --http only`);
@@ -156,15 +163,30 @@ function serveMode(values: Record<string, unknown>): ServeMode {
     throw new UsageError(`serve: --redis needs a redis:// URL, not ${JSON.stringify(redisUrl)}`);
   if (keyPrefix !== undefined && redisUrl === undefined)
     throw new UsageError('serve: --redis-prefix applies to --redis only');
+  const host = (values['host'] as string | undefined) ?? '127.0.0.1';
+  const allowedHosts = values['allowed-host'] as string[] | undefined;
+  const allowUnauthenticatedRemote = values['allow-unauthenticated-remote'] === true;
+  if (!isLoopbackHost(host) && allowedHosts === undefined && !allowUnauthenticatedRemote)
+    throw new UsageError(exposedHostMessage(host));
   return {
     kind: 'http',
     port,
-    host: (values['host'] as string | undefined) ?? '127.0.0.1',
+    host,
     stateless: values['stateless'] === true,
-    allowedHosts: values['allowed-host'] as string[] | undefined,
+    allowedHosts,
     allowedOrigins: values['allowed-origin'] as string[] | undefined,
+    allowUnauthenticatedRemote,
     redis: redisUrl === undefined ? undefined : { url: redisUrl, keyPrefix },
   };
+}
+
+/**
+ * Why `serve --host` with a non-loopback address is refused: `serve` has no authentication, so
+ * the Host allow-list is the one thing the operator must decide on (e.g. the name a proxy that
+ * authenticates forwards), or insist on serving anyone who can reach the address.
+ */
+function exposedHostMessage(host: string): string {
+  return `serve: --host ${host} is not a loopback address, and toolwire serve has no authentication: anyone who can reach it could call every tool. Name the host names clients use with --allowed-host <name> (repeatable; e.g. behind a proxy that authenticates), or pass --allow-unauthenticated-remote to serve it anyway`;
 }
 
 const CLIENT_OPTIONS = {
@@ -181,6 +203,7 @@ const SERVE_OPTIONS = {
   stateless: { type: 'boolean' },
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
+  'allow-unauthenticated-remote': { type: 'boolean' },
   redis: { type: 'string' },
   'redis-prefix': { type: 'string' },
   watch: { type: 'boolean' },

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createHttpHandler } from '../http.js';
+import { createHttpHandler, type HttpCluster, type StreamableHttpHandler } from '../http.js';
 import { serveHttp } from '../node.js';
 import { createRedisScaleOut, type InstanceLink } from '../redis.js';
 import type { McpServer } from '../server.js';
@@ -90,6 +90,30 @@ export async function serve(command: ServeCommand): Promise<number> {
 
 type HttpMode = Extract<ServeCommand['mode'], { kind: 'http' }>;
 
+/** The handler `serve --http` runs; a malformed --allowed-host or --allowed-origin is a usage error. */
+function httpHandlerOf(
+  server: McpServer,
+  mode: HttpMode,
+  scaleOut: { cluster: HttpCluster } | undefined,
+): StreamableHttpHandler {
+  try {
+    return createHttpHandler(server, {
+      stateless: mode.stateless,
+      origins: {
+        ...(mode.allowedHosts ? { allowedHosts: mode.allowedHosts } : {}),
+        ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
+      },
+      ...(scaleOut ? { cluster: scaleOut.cluster } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const message = error.message
+      .replace('origins.allowedHosts', '--allowed-host')
+      .replace('origins.allowedOrigins', '--allowed-origin');
+    throw new UsageError(`serve: ${message}`);
+  }
+}
+
 /**
  * Serves over Streamable HTTP until SIGINT/SIGTERM. With `--redis`, connects to Redis first
  * (failing when it cannot), keeps the server's tasks there and shares sessions and events.
@@ -108,14 +132,9 @@ async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<num
       scaleOut ? { instances: scaleOut } : {},
     );
     if (scaleOut && server.tasks) server.useTaskStore(scaleOut.taskStore);
-    const handler = createHttpHandler(server, {
-      stateless: mode.stateless,
-      origins: {
-        ...(mode.allowedHosts ? { allowedHosts: mode.allowedHosts } : {}),
-        ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
-      },
-      ...(scaleOut ? { cluster: scaleOut.cluster } : {}),
-    });
+    const handler = httpHandlerOf(server, mode, scaleOut);
+    // A non-loopback --host (allowed by --allowed-host or --allow-unauthenticated-remote) is
+    // reported by the handler: the warning lands on stderr.
     const listener = await serveHttp(handler, { port: mode.port, host: mode.host });
     const shared = scaleOut ? ` as instance ${scaleOut.instanceId} sharing state in Redis` : '';
     process.stderr.write(

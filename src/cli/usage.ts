@@ -53,6 +53,7 @@ const TOPICS: Record<HelpTopic, { usage: string[]; about: string; options: Rows 
       'toolwire serve <module> [--export <name>] [--watch]',
       'toolwire serve <module> --http <port> [--host <host>] [--stateless] [--watch]',
       '               [--allowed-host <name> ...] [--allowed-origin <origin> ...]',
+      '               [--allow-unauthenticated-remote]',
       '               [--redis <redis://host:port> [--redis-prefix <prefix>]]',
     ],
     about: `Serve the McpServer a module exports (its default export, or --export <name>; a function
@@ -62,14 +63,17 @@ run by the optional tsx package when it is installed, else by Node's type stripp
 Node has it). Over stdio, anything the module prints goes to stderr: stdout carries MCP messages
 only. With --watch, the server restarts when the module or a local file it loaded changes: over
 HTTP on the same port, over stdio behind a relay that keeps the client connected and tells it
-the tool list changed.`,
+the tool list changed. serve has no authentication: a --host that is not a loopback address
+is refused unless --allowed-host names the hosts clients use (e.g. behind a proxy that
+authenticates) or --allow-unauthenticated-remote insists (a warning is printed).`,
     options: [
       ['--export <name>', 'The export holding the server (default: default, then server)'],
       ['--http <port>', 'Serve over HTTP on this port (0 picks a free one)'],
       ['--host <host>', 'Listen on this address (default 127.0.0.1)'],
       ['--stateless', 'No sessions: each request stands alone (no tasks, no GET stream)'],
-      ['--allowed-host <name>', 'Also accept this Host header (repeatable; DNS rebinding guard)'],
-      ['--allowed-origin <origin>', 'Also accept this Origin (repeatable)'],
+      ['--allowed-host <name>', 'Answer to this Host: name or name:port (repeatable)'],
+      ['--allowed-origin <origin>', 'Accept this Origin: scheme://host[:port] (repeatable)'],
+      ['--allow-unauthenticated-remote', 'Serve a non-loopback --host without --allowed-host'],
       ['--redis <url>', 'Keep tasks, sessions and SSE events in Redis (several instances)'],
       ['--redis-prefix <prefix>', 'Prefix of the Redis keys (default "toolwire:")'],
       ['--watch', 'Restart the server when the module or a file it imports changes'],

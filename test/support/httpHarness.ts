@@ -49,6 +49,19 @@ export async function post(
   );
 }
 
+/** A GET on the MCP endpoint (the standalone stream, or a resumption with `last-event-id`). */
+export function getStream(
+  handler: StreamableHttpHandler,
+  headers: Record<string, string> = {},
+  path = '/mcp',
+): Promise<Response> {
+  return handler.fetch(
+    new Request(`${BASE}${path}`, {
+      headers: { host: '127.0.0.1:3000', accept: 'text/event-stream', ...headers },
+    }),
+  );
+}
+
 /** Initializes a session and sends `notifications/initialized`; returns the session id. */
 export async function openSession(
   handler: StreamableHttpHandler,

@@ -106,6 +106,16 @@ export class ClusterSessions {
     );
   }
 
+  /**
+   * True when the directory holds this session and it belongs to `identity` (whichever instance
+   * serves it). Throws when the directory cannot be read.
+   */
+  async owns(sessionId: string, identity: Identity | undefined): Promise<boolean> {
+    await this.ready;
+    const record = await this.cluster.sessions.get(sessionId);
+    return record !== undefined && record.owner === identity?.id;
+  }
+
   private async load(sessionId: string): Promise<Adoption> {
     let record;
     try {
@@ -141,6 +151,7 @@ export class ClusterSessions {
       owner: record.owner,
       lastActivity: () => transport.lastActivity,
       listening: () => transport.listening,
+      dropListener: () => transport.dropListener(),
     };
     this.deps.registry.add(sessionId, session);
     this.touchedAt.set(sessionId, Date.now());

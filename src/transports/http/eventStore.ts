@@ -1,10 +1,12 @@
 /**
  * @module Where SSE events wait for a client to resume: every event sent with an id is kept
  * until its stream ends or expires, so a client that reconnects with `Last-Event-ID` gets exactly
- * the events of *that* stream it missed. Pluggable: the in-memory store is the default; a shared
- * store (Redis) lets any instance resume any stream.
+ * the events of *that* stream it missed. A connection whose client reads slowly also catches up
+ * from here, so what waits for a slow reader is bounded by the store. Pluggable: the in-memory
+ * store is the default; a shared store (Redis) lets any instance resume any stream.
  */
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { BoundedEvents, DEFAULT_EVENT_BOUNDS } from './boundedEvents.js';
 import type { SharedEventStore } from './cluster.js';
 
 /** One stored event. */
@@ -22,7 +24,10 @@ export interface Replay {
 
 /**
  * Storage of resumable SSE events. Streams mint the ids (`<streamId>:<seq>`, increasing within a
- * stream); the store keeps the events in order so a resumption can replay those after an id.
+ * stream); the store keeps the events in order so a resumption can replay those after an id. A
+ * store may bound what it keeps, but must never drop a response or a request (a call would
+ * never be answered): it may replace a progress notification by a later one for the same token
+ * and drop the oldest other notifications, as {@link MemoryEventStore} does.
  */
 export interface EventStore {
   /** Stores one event of a stream. */
@@ -31,6 +36,8 @@ export interface EventStore {
     sessionId: string;
     eventId: string;
     message: JsonRpcMessage;
+    /** The message's JSON text, when the caller has it (saves serialising it again). */
+    data?: string;
   }): Promise<void>;
   /** The events of the stream `lastEventId` belongs to that come after it; undefined if unknown. */
   replayAfter(lastEventId: string): Promise<Replay | undefined>;
@@ -51,15 +58,26 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 
 /** Options of {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions {
-  /** Most events kept per stream; older ones are dropped (a very late resume misses them). Default 1000. */
+  /**
+   * Most notifications kept per stream; older ones are dropped (a very late resume misses them).
+   * Responses and requests are always kept, and a progress notification replaces the one kept
+   * for the same token. Default 1000.
+   */
   maxEventsPerStream?: number;
+  /** Most bytes (JSON text) of notifications kept per stream, the same way. Default 1 MiB. */
+  maxBytesPerStream?: number;
   /** A stream not written to for this long is forgotten. Default 10 minutes. */
   streamTtlMs?: number;
+  /**
+   * Told once per stream when its bounds first drop a notification (the client is not reading,
+   * or not resuming): the handler reports it through its `onerror`.
+   */
+  ondrop?: (stream: { streamId: string; sessionId: string }) => void;
 }
 
 interface StreamRecord {
   sessionId: string;
-  events: Array<StoredEvent & { seq: number }>;
+  events: BoundedEvents;
   touchedAt: number;
   ended: boolean;
   followers: Set<Follower>;
@@ -76,13 +94,18 @@ interface Follower {
  */
 export class MemoryEventStore implements SharedEventStore {
   private readonly streams = new Map<string, StreamRecord>();
-  private readonly maxEvents: number;
+  private readonly bounds: { maxNotifications: number; maxNotificationBytes: number };
   private readonly ttlMs: number;
+  private readonly ondrop: MemoryEventStoreOptions['ondrop'];
   private lastSweep = Date.now();
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.maxEvents = options.maxEventsPerStream ?? 1000;
+    this.bounds = {
+      maxNotifications: options.maxEventsPerStream ?? DEFAULT_EVENT_BOUNDS.maxNotifications,
+      maxNotificationBytes: options.maxBytesPerStream ?? DEFAULT_EVENT_BOUNDS.maxNotificationBytes,
+    };
     this.ttlMs = options.streamTtlMs ?? 10 * 60_000;
+    this.ondrop = options.ondrop;
   }
 
   async append(event: {
@@ -90,6 +113,7 @@ export class MemoryEventStore implements SharedEventStore {
     sessionId: string;
     eventId: string;
     message: JsonRpcMessage;
+    data?: string;
   }): Promise<void> {
     const now = Date.now();
     this.sweep(now);
@@ -100,8 +124,10 @@ export class MemoryEventStore implements SharedEventStore {
       record = this.newRecord(event.sessionId, now);
       this.streams.set(event.streamId, record);
     }
-    record.events.push({ id: event.eventId, message: event.message, seq });
-    if (record.events.length > this.maxEvents) record.events.shift();
+    const droppedBefore = record.events.dropped;
+    record.events.push({ id: event.eventId, message: event.message, seq }, event.data?.length);
+    if (droppedBefore === 0 && record.events.dropped > 0)
+      this.ondrop?.({ streamId: event.streamId, sessionId: record.sessionId });
     record.touchedAt = now;
     for (const follower of [...record.followers])
       follower.onEvent({ id: event.eventId, message: event.message });
@@ -131,8 +157,8 @@ export class MemoryEventStore implements SharedEventStore {
     const record = parsed && this.streams.get(parsed.streamId);
     if (!parsed || !record) return undefined;
     record.touchedAt = Date.now();
-    for (const e of record.events)
-      if (e.seq > parsed.seq) options.onEvent({ id: e.id, message: e.message });
+    for (const e of record.events.after(parsed.seq))
+      options.onEvent({ id: e.id, message: e.message });
     if (record.ended) {
       options.onEnd();
       return { sessionId: record.sessionId, stop: () => {} };
@@ -143,7 +169,13 @@ export class MemoryEventStore implements SharedEventStore {
   }
 
   private newRecord(sessionId: string, now: number): StreamRecord {
-    return { sessionId, events: [], touchedAt: now, ended: false, followers: new Set() };
+    return {
+      sessionId,
+      events: new BoundedEvents(this.bounds),
+      touchedAt: now,
+      ended: false,
+      followers: new Set(),
+    };
   }
 
   async replayAfter(lastEventId: string): Promise<Replay | undefined> {
@@ -152,9 +184,7 @@ export class MemoryEventStore implements SharedEventStore {
     const record = this.streams.get(parsed.streamId);
     if (!record) return undefined;
     record.touchedAt = Date.now();
-    const events = record.events
-      .filter((e) => e.seq > parsed.seq)
-      .map(({ id, message }) => ({ id, message }));
+    const events = record.events.after(parsed.seq).map(({ id, message }) => ({ id, message }));
     return { streamId: parsed.streamId, sessionId: record.sessionId, events };
   }
 

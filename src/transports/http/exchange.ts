@@ -24,16 +24,27 @@ export interface HttpExchange {
   readonly body: (limit: number) => Promise<BodyResult>;
 }
 
+/**
+ * How much text an SSE connection may hold unsent (in the socket's buffer, or queued in a
+ * response body) before its writer stops and waits for it to drain: what waits beyond it waits
+ * in the event store, bounded there (see boundedEvents.ts).
+ */
+export const SSE_BACKLOG_BYTES = 1024 * 1024;
+
 /** Where an SSE channel writes once a connection is attached. */
 export interface SseSink {
-  /** Writes text; returns false when the connection is congested. */
+  /**
+   * Writes text (always all of it); returns false when the connection now holds
+   * {@link SSE_BACKLOG_BYTES} or more: the writer stops until the adapter calls `drain()`.
+   */
   write(text: string): boolean;
   close(): void;
 }
 
 /**
  * The body of one SSE response: text written before the connection attaches is buffered; when
- * the client goes away the adapter calls `cancel()`.
+ * the client goes away the adapter calls `cancel()`, when a congested connection can take more,
+ * `drain()`.
  */
 export class SseChannel {
   private sink: SseSink | undefined;
@@ -42,16 +53,25 @@ export class SseChannel {
   private cancelled = false;
   /** Set by the stream that owns the channel. */
   oncancel: (() => void) | undefined;
+  /** Set by the writer that stopped on a congested connection. */
+  ondrain: (() => void) | undefined;
 
   /** True once the client went away or the channel was closed. */
   get done(): boolean {
     return this.ended || this.cancelled;
   }
 
-  write(text: string): void {
-    if (this.done) return;
-    if (this.sink) this.sink.write(text);
-    else this.buffer.push(text);
+  /** Writes text; false when the writer should wait for `ondrain` before writing more. */
+  write(text: string): boolean {
+    if (this.done) return false;
+    if (this.sink) return this.sink.write(text);
+    this.buffer.push(text);
+    return true;
+  }
+
+  /** Called by the adapter: a congested connection took what it held. */
+  drain(): void {
+    if (!this.done) this.ondrain?.();
   }
 
   close(): void {

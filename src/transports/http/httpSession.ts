@@ -10,7 +10,8 @@ import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
-import { formatSseEvent, formatSseRetry, SSE_HEADERS } from './sse.js';
+import { formatSseRetry, SSE_HEADERS } from './sse.js';
+import { PeerRelay } from './peerRelay.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -187,6 +188,14 @@ export class HttpSessionTransport implements Transport, StreamHost {
     this.standalone = this.newStandalone();
   }
 
+  /**
+   * Ends the HTTP connection of the GET stream (idle reaping): the stream stays, so a client that
+   * is still there resumes it with `Last-Event-ID` after the `retry` delay.
+   */
+  dropListener(): void {
+    if (!this.closed) this.standalone.closeConnection();
+  }
+
   /** Ends the HTTP connection of a request's stream so the client polls (see SseStream). */
   closeStream(requestId: RequestId): void {
     this.byRequest.get(requestId)?.closeConnection();
@@ -278,19 +287,19 @@ export class HttpSessionTransport implements Transport, StreamHost {
         void peers.events.dropStream(streamId).catch((e: unknown) => this.report(e));
       }
     };
-    const followed = await peers.events.follow({
+    const relay = new PeerRelay({
+      channel,
+      events: peers.events,
       lastEventId,
-      onEvent: (event) =>
-        channel.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) })),
       onEnd: () => queueMicrotask(finish),
     });
-    if (!followed || followed.sessionId !== this.sessionId) {
-      followed?.stop();
+    if ((await relay.start()) !== this.sessionId) {
+      relay.stop();
       channel.close();
       return 'unknown-event';
     }
     accepted = true;
-    stop = followed.stop;
+    stop = () => relay.stop();
     this.remoteResumes.add(stop);
     channel.oncancel = () => {
       stop();

@@ -8,10 +8,12 @@ import { decodeMessage } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { Identity, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { BoundedEvents } from './boundedEvents.js';
 import { SseChannel, type HttpExchange, type HttpReply } from './exchange.js';
 import { randomToken } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
 import { acceptsSse, isJsonContentType } from './requestGuards.js';
+import { principalKey, type SessionQuota } from './sessionQuota.js';
 import type { ConnectSession, SessionHandle } from './sessionRegistry.js';
 import { formatSseEvent, SSE_HEADERS } from './sse.js';
 
@@ -23,24 +25,78 @@ export interface LegacySseOptions {
   messagesPath: string;
 }
 
-/** The server side of one legacy session: its transport writes to the GET stream. */
+/** How often an idle event stream gets a comment, so that a peer that is gone is noticed. */
+const KEEP_ALIVE_MS = 30_000;
+
+/**
+ * The server side of one legacy session: its transport writes to the GET stream. This transport
+ * has no resumption, so what waits for a client that reads slowly waits here, bounded the way
+ * the event store bounds a stream: progress coalesced per token, other notifications capped,
+ * responses and requests kept.
+ */
 class LegacySseTransport implements Transport {
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   private closed = false;
+  /** Messages waiting for a congested connection to drain. */
+  private readonly backlog = new BoundedEvents();
+  private congested = false;
+  private waiting = 0;
+  private dropReported = false;
 
   constructor(
     readonly owner: string | undefined,
     private readonly channel: SseChannel,
-  ) {}
+    private readonly report: (error: unknown) => void,
+  ) {
+    channel.ondrain = () => this.flush();
+  }
 
   async start(): Promise<void> {}
 
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed) throw new LocalError('closed', 'The SSE stream is closed');
-    this.channel.write(formatSseEvent({ event: 'message', data: JSON.stringify(message) }));
+    if (!this.congested) {
+      const open = this.channel.write(
+        formatSseEvent({ event: 'message', data: JSON.stringify(message) }),
+      );
+      if (!open) this.congested = true;
+      return;
+    }
+    for (const one of Array.isArray(message) ? message : [message])
+      this.backlog.push({ id: '', seq: ++this.waiting, message: one });
+    if (this.backlog.dropped > 0 && !this.dropReported) {
+      this.dropReported = true;
+      this.report(
+        new Error(
+          'An HTTP+SSE client is not reading its event stream: its oldest waiting notifications are dropped (progress is coalesced, responses are kept)',
+        ),
+      );
+    }
+  }
+
+  /** A comment on the stream (ignored by clients): a connection whose peer is gone then fails. */
+  keepAlive(): void {
+    if (!this.closed && !this.congested) this.channel.write(': keep-alive\n\n');
+  }
+
+  /** The connection drained: writes what waited, until it is congested again. */
+  private flush(): void {
+    this.congested = false;
+    const waiting = this.backlog.takeAll();
+    for (const [i, event] of waiting.entries()) {
+      if (this.congested) {
+        // Back in line, in order, for the next drain.
+        for (const rest of waiting.slice(i)) this.backlog.push(rest);
+        return;
+      }
+      const open = this.channel.write(
+        formatSseEvent({ event: 'message', data: JSON.stringify(event.message) }),
+      );
+      if (!open) this.congested = true;
+    }
   }
 
   async close(): Promise<void> {
@@ -57,6 +113,8 @@ export class LegacySseEndpoints {
     string,
     { transport: LegacySseTransport; handle: SessionHandle }
   >();
+  /** Writes a comment on every stream now and then, while there are sessions. */
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly paths: LegacySseOptions,
@@ -65,6 +123,8 @@ export class LegacySseEndpoints {
       maxBodyBytes: number;
       maxDepth: number;
       maxSessions: number;
+      /** Sessions per principal, shared with the Streamable HTTP sessions. */
+      quota: SessionQuota;
       report: (error: unknown) => void;
     },
   ) {}
@@ -79,7 +139,7 @@ export class LegacySseEndpoints {
     if (exchange.pathname === this.paths.ssePath) {
       if (exchange.method !== 'GET')
         return failureReply('methodNotAllowed', 'Open the event stream with GET', { allow: 'GET' });
-      return this.open(exchange, caller.identity);
+      return this.open(exchange, caller);
     }
     if (exchange.method !== 'POST')
       return failureReply('methodNotAllowed', 'POST messages here', { allow: 'POST' });
@@ -92,11 +152,28 @@ export class LegacySseEndpoints {
     this.sessions.clear();
   }
 
-  private async open(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
+  private async open(exchange: HttpExchange, caller: MessageInfo): Promise<HttpReply> {
+    const identity = caller.identity;
     if (!acceptsSse(exchange.header))
       return failureReply('notAcceptable', 'Accept must list text/event-stream');
     if (this.sessions.size >= this.options.maxSessions)
       return failureReply('tooManySessions', 'Too many sessions; try again later');
+    const release = this.options.quota.take(principalKey(identity, caller.clientAddress));
+    if (!release)
+      return failureReply(
+        'tooManyCallerSessions',
+        `Too many sessions for this caller (at most ${this.options.quota.perPrincipal}): close unused streams`,
+      );
+    try {
+      return await this.start(identity, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Opens the event stream of a new session (counted by `release`). */
+  private async start(identity: Identity | undefined, release: () => void): Promise<HttpReply> {
     const sessionId = randomToken(24);
     const channel = new SseChannel();
     // The endpoint event comes first, before any message.
@@ -106,7 +183,7 @@ export class LegacySseEndpoints {
         data: `${this.paths.messagesPath}?sessionId=${sessionId}`,
       }),
     );
-    const transport = new LegacySseTransport(identity?.id, channel);
+    const transport = new LegacySseTransport(identity?.id, channel, this.options.report);
     const handle = await this.options.connect(transport, {
       sessionId,
       ...(identity ? { identity } : {}),
@@ -117,9 +194,18 @@ export class LegacySseEndpoints {
     const connectionClosed = transport.onclose;
     transport.onclose = () => {
       this.sessions.delete(sessionId);
+      if (this.sessions.size === 0 && this.keepAlive !== undefined) {
+        clearInterval(this.keepAlive);
+        this.keepAlive = undefined;
+      }
+      release();
       connectionClosed?.();
     };
     this.sessions.set(sessionId, { transport, handle });
+    this.keepAlive ??= setInterval(() => {
+      for (const session of this.sessions.values()) session.transport.keepAlive();
+    }, KEEP_ALIVE_MS);
+    (this.keepAlive as { unref?: () => void }).unref?.();
     return { status: 200, headers: SSE_HEADERS, sse: channel };
   }
 

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { BodyResult } from './body.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
+import { SSE_BACKLOG_BYTES, type HttpExchange, type HttpReply } from './exchange.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -17,18 +17,20 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /** A handler with the exchange core (StreamableHttpHandler): served without web streams. */
 export interface ExchangeHandler {
   handle(exchange: HttpExchange, urlHost?: string): Promise<HttpReply>;
+  /** Told the address the server listens on (it may warn about an exposed one). */
+  noteListening?(host: string): void;
 }
 
-/** A congested SSE client is disconnected past this backlog; its stream resumes from the store. */
-const MAX_SSE_BACKLOG = 1024 * 1024;
-
+/**
+ * The headers of a Node request from `rawHeaders`, every line kept: `req.headers` keeps only the
+ * first of some repeated headers (Host among them), and a second Host must reach the handler to
+ * be refused.
+ */
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    headers.append(raw[i] as string, raw[i + 1] as string);
   return headers;
 }
 
@@ -139,12 +141,14 @@ export function writeReply(reply: HttpReply, res: ServerResponse): void {
     open = false;
     channel.cancel(); // the client went away: the stream detaches and can be resumed
   });
+  // A congested connection is not written to past the backlog bound: its writer waits for the
+  // drain, catching up from the event store (where progress is coalesced) instead.
+  res.on('drain', () => channel.drain());
   channel.attach({
     write: (text) => {
       if (!open) return false;
-      const ok = res.write(text);
-      if (!ok && res.writableLength > MAX_SSE_BACKLOG) res.destroy();
-      return ok;
+      res.write(text);
+      return res.writableLength < SSE_BACKLOG_BYTES;
     },
     close: () => {
       if (!open) return;
@@ -223,7 +227,11 @@ export function toNodeListener(
 export interface ServeHttpOptions {
   /** Default 0 (any free port). */
   port?: number;
-  /** Default 127.0.0.1: a local server is not reachable from the network unless asked. */
+  /**
+   * Default 127.0.0.1: a local server is not reachable from the network unless asked. Another
+   * address, for a handler with neither `authenticate` nor `origins.allowedHosts`, is reported as
+   * a warning through the handler's `onerror`.
+   */
   host?: string;
   /** Time to receive the request headers. Default 30 s. */
   headersTimeoutMs?: number;
@@ -278,6 +286,7 @@ export async function serveHttp(
       resolve();
     });
   });
+  if (isExchangeHandler(handler)) handler.noteListening?.(host);
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {

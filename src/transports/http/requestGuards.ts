@@ -2,67 +2,134 @@
  * @module Checks every HTTP request passes before its body is read: Host and Origin against DNS
  * rebinding, Accept, Content-Type and the MCP-Protocol-Version header.
  */
+import {
+  defaultPort,
+  isIpv6,
+  originKey,
+  parseAuthority,
+  parseOrigin,
+  type Authority,
+} from './authority.js';
 
 /** DNS-rebinding protection settings. */
 export interface OriginPolicy {
   /**
-   * Host names (without port) the server answers to. Default: loopback names only (`localhost`,
-   * `127.0.0.1`, `[::1]`), right for the default bind address 127.0.0.1. `false` turns the Host
-   * check off (behind a proxy that already checks it).
+   * Hosts the server answers to, as `name` (any port) or `name:port`. Default: loopback names
+   * only (`localhost`, `127.0.0.1`, `[::1]`), right for the default bind address 127.0.0.1.
+   * `false` turns the Host allow-list off (behind a proxy that already checks it); a Host header
+   * that is malformed or given twice is refused in any case.
    */
   allowedHosts?: readonly string[] | false;
   /**
-   * Origins (`scheme://host[:port]`) a browser may call from. Default: origins whose host is an
-   * allowed host. A request without Origin (not from a browser) is not affected.
+   * Origins (`scheme://host[:port]`) a browser may call from, compared by scheme, host and port
+   * (a scheme's default port may be left out). A page of the server's own origin (the Origin
+   * names the request's Host, which is allowed) is always accepted. A request without Origin
+   * (not from a browser) is not affected.
    */
   allowedOrigins?: readonly string[];
 }
 
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
-/** The host name of a Host header value, lower-cased, without port. */
-export function hostnameOf(hostHeader: string): string {
-  const host = hostHeader.trim().toLowerCase();
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']');
-    return end < 0 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.indexOf(':');
-  return colon < 0 ? host : host.slice(0, colon);
+/** Why a request's Host or Origin is refused: a malformed Host (400) or a refused one (403). */
+export interface OriginRefusal {
+  readonly failure: 'badHost' | 'forbidden';
+  readonly message: string;
+}
+
+/** Parses an allow-list entry; throws a TypeError naming a malformed one. */
+function allowedHostOf(entry: string): Authority {
+  // A bare IPv6 address (`::1`) is accepted for `[::1]`.
+  const text = !entry.startsWith('[') && isIpv6(entry.toLowerCase()) ? `[${entry}]` : entry;
+  const parsed = parseAuthority(text);
+  if (!parsed)
+    throw new TypeError(
+      `origins.allowedHosts: ${JSON.stringify(entry)} is not a host name, IP address or host:port`,
+    );
+  return parsed;
+}
+
+function allowedOriginOf(entry: string): string {
+  const parsed = parseOrigin(entry);
+  if (!parsed)
+    throw new TypeError(
+      `origins.allowedOrigins: ${JSON.stringify(entry)} is not an origin (scheme://host[:port])`,
+    );
+  return originKey(parsed);
+}
+
+/** A port given explicitly, or one of the defaults that a Host without port may stand for. */
+function portMatches(wanted: number | undefined, given: number | undefined): boolean {
+  if (wanted === undefined) return true;
+  return given === undefined ? wanted === 80 || wanted === 443 : given === wanted;
 }
 
 /**
- * Why Host or Origin is refused, or undefined when both pass. `urlHost` stands in for a missing
- * Host header (some runtimes only put it in the URL).
+ * The Host and Origin checks of one handler, compiled once. The Host must be one well-formed
+ * `host[:port]` on the allow-list; an Origin must be listed or name the request's own Host and
+ * port (see {@link OriginPolicy}).
  */
-export function originProblem(
-  header: HeaderReader,
-  policy: OriginPolicy,
-  urlHost?: string,
-): string | undefined {
-  const allowedHosts = policy.allowedHosts === undefined ? LOOPBACK : policy.allowedHosts;
-  if (allowedHosts !== false) {
-    const host = header('host') ?? urlHost ?? null;
-    if (host === null) return 'Missing Host header';
-    if (!allowedHosts.map((h) => h.toLowerCase()).includes(hostnameOf(host)))
-      return `Host ${JSON.stringify(host)} is not allowed`;
+export class OriginGuard {
+  private readonly hosts: readonly Authority[] | false;
+  private readonly origins: ReadonlySet<string>;
+  // Clients repeat one Host and Origin: the last verdicts are kept.
+  private lastHost: string | undefined;
+  private lastHostResult: Authority | OriginRefusal | undefined;
+
+  constructor(policy: OriginPolicy) {
+    const hosts = policy.allowedHosts === undefined ? LOOPBACK : policy.allowedHosts;
+    this.hosts = hosts === false ? false : hosts.map(allowedHostOf);
+    this.origins = new Set((policy.allowedOrigins ?? []).map(allowedOriginOf));
   }
-  const origin = header('origin');
-  if (origin === null) return undefined;
-  if (policy.allowedOrigins?.includes(origin)) return undefined;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    return `Origin ${JSON.stringify(origin)} is not allowed`;
+
+  /**
+   * Why Host or Origin is refused, or undefined when both pass. `urlHost` stands in for a missing
+   * Host header (some runtimes only put it in the URL).
+   */
+  problem(header: HeaderReader, urlHost?: string): OriginRefusal | undefined {
+    const host = this.checkHost(header('host') ?? urlHost ?? null);
+    if (host !== undefined && 'failure' in host) return host;
+    const origin = header('origin');
+    if (origin === null) return undefined;
+    const parsed = parseOrigin(origin);
+    if (parsed && this.origins.has(originKey(parsed))) return undefined;
+    if (parsed && host && (parsed.scheme === 'http' || parsed.scheme === 'https')) {
+      // Same origin: the page was served by this very host and port.
+      const port = parsed.port ?? defaultPort(parsed.scheme);
+      if (parsed.host === host.host && (host.port ?? port) === port) return undefined;
+    }
+    return { failure: 'forbidden', message: `Origin ${JSON.stringify(origin)} is not allowed` };
   }
-  const hosts = allowedHosts === false ? [] : allowedHosts;
-  if (
-    policy.allowedOrigins === undefined &&
-    hosts.map((h) => h.toLowerCase()).includes(hostnameOf(originHost))
-  )
-    return undefined;
-  return `Origin ${JSON.stringify(origin)} is not allowed`;
+
+  /** The request's Host when it is allowed; a refusal; undefined when Host is not checked. */
+  private checkHost(value: string | null): Authority | OriginRefusal | undefined {
+    if (value !== null && value === this.lastHost) return this.lastHostResult;
+    const result = this.judgeHost(value);
+    if (value !== null) {
+      this.lastHost = value;
+      this.lastHostResult = result;
+    }
+    return result;
+  }
+
+  private judgeHost(value: string | null): Authority | OriginRefusal | undefined {
+    if (value === null)
+      return this.hosts === false
+        ? undefined
+        : { failure: 'badHost', message: 'Missing Host header' };
+    if (value.includes(','))
+      return { failure: 'badHost', message: 'The Host header must be given once' };
+    const parsed = parseAuthority(value);
+    if (!parsed)
+      return {
+        failure: 'badHost',
+        message: `Host ${JSON.stringify(value)} is not a valid host[:port]`,
+      };
+    if (this.hosts === false) return undefined;
+    if (this.hosts.some((h) => h.host === parsed.host && portMatches(h.port, parsed.port)))
+      return parsed;
+    return { failure: 'forbidden', message: `Host ${JSON.stringify(value)} is not allowed` };
+  }
 }
 
 /** Reads one request header by lower-case name. */

@@ -1,6 +1,7 @@
 /**
  * @module The live sessions of one HTTP handler: creation under a cap, lookup bound to the
- * principal that created the session, idle reaping, and closing them all.
+ * principal that created the session, idle reaping (also of sessions that only hold a GET
+ * stream), and closing them all.
  */
 import type { Identity, Transport } from '../../jsonrpc/transport.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
@@ -42,8 +43,13 @@ export interface LiveSession<T extends Transport> {
   readonly owner: string | undefined;
   /** When the session last saw a request; idle ones are reaped. */
   lastActivity(): number;
-  /** True while a client holds a stream open (never reaped then). */
+  /** True while a client holds the session's GET stream open. */
   listening(): boolean;
+  /**
+   * Ends the HTTP connection of the GET stream (the stream stays, resumable): a client that is
+   * still there reconnects, which is activity; a session whose client does not is reaped.
+   */
+  dropListener(): void;
 }
 
 /** The outcome of a lookup. */
@@ -117,15 +123,16 @@ export class SessionRegistry<T extends Transport> {
     this.sessions.clear();
   }
 
+  /**
+   * Ends the sessions idle for `idleMs` (no request, nothing in flight). An open GET stream does
+   * not keep a session alive by itself: its connection is ended instead, and the session lives on
+   * only if the client reconnects (a client that is gone, or a half-open connection, does not).
+   */
   private reapIdle(now: number): void {
     for (const session of this.sessions.values()) {
-      if (
-        now - session.lastActivity() < this.limits.idleMs ||
-        session.listening() ||
-        session.handle.busy
-      )
-        continue;
-      session.handle.close().catch(this.report);
+      if (now - session.lastActivity() < this.limits.idleMs || session.handle.busy) continue;
+      if (session.listening()) session.dropListener();
+      else session.handle.close().catch(this.report);
     }
   }
 }

@@ -4,6 +4,12 @@
  * to make the client poll), events keep going to the event store, and a GET with `Last-Event-ID`
  * attaches a new connection that first receives what was missed. A POST stream answers in JSON
  * instead when its responses are ready before anything else has to be sent.
+ *
+ * Every event goes to the store first; a connection is written to only while it keeps up. When
+ * it holds `SSE_BACKLOG_BYTES` (exchange.ts) unsent, the stream stops writing to it and, once it drains,
+ * catches up from the store, as a resumption does. So what waits for a slow reader (connected,
+ * detached or resuming) waits in the store, under its bounds: progress coalesced per token,
+ * other notifications capped, responses always kept.
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
@@ -25,7 +31,7 @@ export interface StreamHost {
   report(error: unknown): void;
 }
 
-type Mode = 'pending' | 'live' | 'detached' | 'resuming' | 'done';
+type Mode = 'pending' | 'live' | 'detached' | 'done';
 
 /**
  * Adaptive streams still waiting for their response, upgraded to SSE by one shared sweep rather
@@ -56,6 +62,11 @@ function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
 }
 
+/** The sequence number of one of our event ids (`<stream>:<seq>`). */
+function seqOf(eventId: string): number {
+  return Number(eventId.slice(eventId.lastIndexOf(':') + 1));
+}
+
 /** Options of one stream. */
 export interface SseStreamOptions {
   id: string;
@@ -76,16 +87,19 @@ export class SseStream {
   readonly reply: Promise<HttpReply>;
   private mode: Mode;
   private seq = 0;
+  /** The last event written to a connection (or skipped there: the store no longer had it). */
   private deliveredSeq = 0;
   private settle!: (reply: HttpReply) => void;
   private channel: SseChannel | undefined;
   private readonly awaiting: Set<RequestId>;
   private readonly heldResponses: JsonRpcResponse[] = [];
-  private readonly resumeBuffer: Array<{ seq: number; text: string }> = [];
   private pendingAppends: Promise<void> = Promise.resolve();
   private readonly batch: boolean;
   private readonly standalone: boolean;
-  private unread = false;
+  /** The connection must catch up from the store before it is written to live again. */
+  private behind = false;
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
 
   constructor(
     private readonly host: StreamHost,
@@ -125,7 +139,7 @@ export class SseStream {
 
   /** True when some events were stored but never written to a connection (a resume is due). */
   get hasUnread(): boolean {
-    return this.unread;
+    return this.seq > this.deliveredSeq;
   }
 
   /** Sends one message on this stream. */
@@ -171,8 +185,6 @@ export class SseStream {
    */
   async attach(afterEventId: string | undefined, continuing?: SseChannel): Promise<HttpReply> {
     if (this.connected) this.detach();
-    const wasDone = this.mode === 'done';
-    if (!wasDone) this.mode = 'resuming';
     const channel = this.newChannel(continuing);
     const after = afterEventId ?? `${this.id}:${this.deliveredSeq}`;
     // A fresh GET gets a priming event: where this connection starts (so a drop before any event
@@ -183,26 +195,10 @@ export class SseStream {
         ? formatSseEvent({ id: after, retry: this.host.retryMs, data: '' })
         : formatSseRetry(this.host.retryMs),
     );
-    await this.pendingAppends;
-    const replay = await this.host.eventStore.replayAfter(after);
-    let lastSeq = Number(after.slice(after.lastIndexOf(':') + 1));
-    for (const event of replay?.events ?? []) {
-      channel.write(formatSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
-      lastSeq = Math.max(lastSeq, Number(event.id.slice(event.id.lastIndexOf(':') + 1)));
-    }
-    for (const event of this.resumeBuffer.splice(0)) {
-      if (event.seq > lastSeq) channel.write(event.text);
-    }
-    this.deliveredSeq = this.seq;
-    this.unread = false;
-    if (wasDone || this.mode === 'done') {
-      channel.close();
-      this.channel = undefined;
-      void this.host.eventStore.dropStream(this.id).catch((e: unknown) => this.host.report(e));
-      this.host.streamEnded(this);
-    } else {
-      this.mode = 'live';
-    }
+    this.deliveredSeq = Math.min(seqOf(after), this.seq);
+    if (this.mode !== 'done') this.mode = 'live';
+    this.behind = true;
+    await this.pump(channel);
     return { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers }, sse: channel };
   }
 
@@ -223,7 +219,7 @@ export class SseStream {
       });
     }
     waiting.delete(this);
-    const unread = this.unread || !this.connected;
+    const unread = this.hasUnread || !this.connected;
     this.mode = 'done';
     this.channel?.close();
     this.channel = undefined;
@@ -283,6 +279,9 @@ export class SseStream {
     channel.oncancel = () => {
       if (this.channel === channel) this.detach();
     };
+    channel.ondrain = () => {
+      if (this.channel === channel && this.behind) void this.pump(channel);
+    };
     this.channel = channel;
     return channel;
   }
@@ -290,38 +289,93 @@ export class SseStream {
   private emit(message: JsonRpcMessage): void {
     const seq = ++this.seq;
     const id = `${this.id}:${seq}`;
-    const text = formatSseEvent({ id, data: JSON.stringify(message) });
+    const data = JSON.stringify(message);
     const append = this.host.eventStore.append({
       streamId: this.id,
       sessionId: this.host.sessionId ?? '',
       eventId: id,
       message,
+      data,
     });
     this.pendingAppends = this.pendingAppends
       .then(() => append)
       .catch((e: unknown) => this.host.report(e));
-    if (this.mode === 'resuming') this.resumeBuffer.push({ seq, text });
-    else if (this.connected) {
-      this.channel?.write(text);
-      this.deliveredSeq = seq;
-    } else {
-      this.unread = true;
+    const channel = this.channel;
+    if (this.behind || !channel || channel.done) return; // the store has it; caught up later
+    this.deliveredSeq = seq;
+    if (!channel.write(formatSseEvent({ id, data }))) this.behind = true;
+  }
+
+  /**
+   * Catches a connection up from the store, one run at a time; again when it drains. Once caught
+   * up, a finished stream closes its connection.
+   */
+  private pump(channel: SseChannel): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.pumpAgain = false;
+        await this.catchUp(channel);
+      } while (this.pumpAgain && this.channel === channel && this.behind);
+    };
+    this.pumping = run()
+      .catch((e: unknown) => this.host.report(e))
+      .finally(() => (this.pumping = undefined));
+    return this.pumping;
+  }
+
+  private async catchUp(channel: SseChannel): Promise<void> {
+    while (this.channel === channel && this.behind) {
+      const target = this.seq;
+      if (this.deliveredSeq >= target) {
+        this.behind = false;
+        break;
+      }
+      await this.pendingAppends;
+      const replay = await this.host.eventStore.replayAfter(`${this.id}:${this.deliveredSeq}`);
+      if (this.channel !== channel || channel.done) return;
+      if (!replay)
+        // The store forgot the stream (it expired): what was missed cannot be sent.
+        this.host.report(
+          new Error(`SSE stream ${this.id}: the events it missed are gone from the event store`),
+        );
+      for (const event of replay?.events ?? []) {
+        const seq = seqOf(event.id);
+        if (seq <= this.deliveredSeq) continue;
+        this.deliveredSeq = seq;
+        const open = channel.write(
+          formatSseEvent({ id: event.id, data: JSON.stringify(event.message) }),
+        );
+        if (!open) return; // continued when the connection drains
+      }
+      // What the store no longer holds up to here was coalesced or dropped by its bounds.
+      this.deliveredSeq = Math.max(this.deliveredSeq, target);
+    }
+    if (this.channel === channel && !this.behind && this.mode === 'done') {
+      this.closeFinished();
+      this.host.streamEnded(this);
     }
   }
 
   private complete(): void {
     this.mode = 'done';
-    if (this.connected) {
-      this.channel?.close();
-      this.channel = undefined;
-      // Written to a live connection: nothing left to resume.
-      void this.pendingAppends
-        .then(() => this.host.eventStore.dropStream(this.id))
-        .catch((e: unknown) => this.host.report(e));
-    } else {
-      this.announceEnd();
-    }
+    if (this.connected && !this.behind) this.closeFinished();
+    // Followers on other instances learn that nothing more comes; a connection still catching
+    // up closes once it has everything (see catchUp).
+    else this.announceEnd();
     this.host.streamEnded(this);
+  }
+
+  /** Closes the connection of a stream written in full: nothing is left to resume. */
+  private closeFinished(): void {
+    this.channel?.close();
+    this.channel = undefined;
+    void this.pendingAppends
+      .then(() => this.host.eventStore.dropStream(this.id))
+      .catch((e: unknown) => this.host.report(e));
   }
 
   private detach(): void {

@@ -9,29 +9,19 @@ import { classifyMessage, isRequestId, type Classified } from '../../jsonrpc/gua
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { RequestId } from '../../jsonrpc/types.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import type { HttpCluster } from './cluster.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
-import { MemoryEventStore, type EventStore } from './eventStore.js';
+import { MemoryEventStore } from './eventStore.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
-import { LegacySseEndpoints, type LegacySseOptions } from './legacySse.js';
-import {
-  acceptsJsonAndSse,
-  acceptsSse,
-  isJsonContentType,
-  originProblem,
-  type OriginPolicy,
-} from './requestGuards.js';
-import { SessionRegistry, type ConnectSession, type LiveSession } from './sessionRegistry.js';
+import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
+import { LegacySseEndpoints } from './legacySse.js';
+import { isLoopbackHost } from './loopback.js';
+import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
+import { principalKey, SessionQuota } from './sessionQuota.js';
+import { SessionRegistry, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
-
-/** What `authenticate` sees of a request. */
-export type AuthRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header'>;
-
-/** What {@link StreamableHttpOptions.clientAddress} sees of a request. */
-export type AddressRequest = Pick<HttpExchange, 'method' | 'pathname' | 'header' | 'clientAddress'>;
 
 /** What the handler passes along with each message it delivers. */
 interface Caller {
@@ -40,70 +30,29 @@ interface Caller {
   readonly clientAddress: string | undefined;
 }
 
-/** What `authenticate` answers: the caller, nobody in particular, or a reply that refuses (401...). */
-export type AuthResult = Identity | undefined | HttpReply;
-
-/** Options of {@link StreamableHttpHandler}. */
-export interface StreamableHttpOptions {
-  /** Starts the server side of a session (see `toolwire/http`'s `createHttpHandler`). */
-  connect: ConnectSession;
-  /** Revisions the server accepts in `MCP-Protocol-Version`. */
-  protocolVersions: readonly string[];
-  /** The MCP endpoint path. Default `/mcp`. */
-  path?: string;
-  /** No sessions: every POST is served on its own, GET and DELETE answer 405. Default false. */
-  stateless?: boolean;
-  /** DNS-rebinding protection (Host and Origin checks). Default: loopback only. */
-  origins?: OriginPolicy;
-  /** Largest request body. Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** Deepest JSON nesting accepted. Default 64. */
-  maxDepth?: number;
-  /** Most live sessions; more initializations get 503. Default 10 000. */
-  maxSessions?: number;
-  /** A session without requests (and no open stream) for this long is ended. Default 30 min. */
-  sessionIdleMs?: number;
-  /** Where SSE events wait for resumption. Default: in memory. */
-  eventStore?: EventStore;
-  /** The `retry` announced on SSE streams, in ms. Default 1000. */
-  retryMs?: number;
-  /**
-   * `adaptive` (default): JSON when a request's response is ready before anything else must be
-   * sent, SSE otherwise (or after `sseAfterMs`). `sse`: always SSE.
-   */
-  responseMode?: 'adaptive' | 'sse';
-  /** In adaptive mode, open SSE (with a resumable event id) when a response takes longer. Default 1000 ms. */
-  sseAfterMs?: number;
-  /**
-   * The network address of the client, by which callers without an identity are rate-limited.
-   * Default: the socket's peer address. Behind a reverse proxy every request comes from the proxy:
-   * return the address the proxy reports (e.g. the last hop of `X-Forwarded-For` it sets), and
-   * only for a proxy you trust.
-   */
-  clientAddress?: (request: AddressRequest) => string | undefined;
-  /** Establishes the caller; return a reply (e.g. `{ status: 401, headers: {...} }`) to refuse. */
-  authenticate?: (request: AuthRequest) => AuthResult | Promise<AuthResult>;
-  /** The 2024-11-05 HTTP+SSE endpoints. Default `{ ssePath: '/sse', messagesPath: '/messages' }`. */
-  legacy?: LegacySseOptions | false;
-  /** Faults that did not fail a request. Default: stderr. */
-  onerror?: (error: unknown) => void;
-  /**
-   * Share sessions with other instances behind a load balancer (see cluster.ts; `toolwire/redis`
-   * provides one). Its event store replaces `eventStore`. The 2024-11-05 endpoints stay
-   * per-instance: old clients need sticky routing.
-   */
-  cluster?: HttpCluster;
-}
-
 function defaultReport(error: unknown): void {
   console.error(`[toolwire] http: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-const SHUTTING_DOWN = 'The server is shutting down';
+/**
+ * The answer to a request that arrives during shutdown. `Connection: close` makes the client
+ * open a new connection for its next request (to another instance, or later to this one once
+ * restarted) instead of reusing one this process is about to drop.
+ */
+function shuttingDown(): HttpReply {
+  return failureReply('shuttingDown', 'The server is shutting down', { connection: 'close' });
+}
 
 function isReply(result: AuthResult): result is HttpReply {
   return typeof result === 'object' && 'status' in result;
 }
+
+export type {
+  AddressRequest,
+  AuthRequest,
+  AuthResult,
+  StreamableHttpOptions,
+} from './handlerOptions.js';
 
 /** The handler. */
 export class StreamableHttpHandler {
@@ -114,18 +63,32 @@ export class StreamableHttpHandler {
   private readonly report: (error: unknown) => void;
   private readonly maxBody: number;
   private readonly cluster: ClusterSessions | undefined;
+  private readonly guard: OriginGuard;
+  private readonly quota: SessionQuota;
   private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.path = options.path ?? '/mcp';
     this.report = options.onerror ?? defaultReport;
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.guard = new OriginGuard(options.origins ?? {});
+    this.quota = new SessionQuota(options.maxSessionsPerPrincipal ?? 100);
     this.registry = new SessionRegistry(
       { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 30 * 60_000 },
       this.report,
     );
     this.settings = {
-      eventStore: options.cluster?.events ?? options.eventStore ?? new MemoryEventStore(),
+      eventStore:
+        options.cluster?.events ??
+        options.eventStore ??
+        new MemoryEventStore({
+          ondrop: ({ streamId, sessionId }) =>
+            this.report(
+              new Error(
+                `SSE stream ${streamId} of session ${sessionId}: the client is not reading or resuming; its oldest waiting notifications are dropped (progress is coalesced, responses are kept)`,
+              ),
+            ),
+        }),
       retryMs: options.retryMs ?? 1000,
       responseMode: options.responseMode ?? 'adaptive',
       sseAfterMs: options.sseAfterMs ?? 1000,
@@ -149,6 +112,7 @@ export class StreamableHttpHandler {
             maxBodyBytes: this.maxBody,
             maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
             maxSessions: options.maxSessions ?? 10_000,
+            quota: this.quota,
             report: this.report,
           });
   }
@@ -156,6 +120,21 @@ export class StreamableHttpHandler {
   /** Number of live Streamable HTTP sessions. */
   get sessionCount(): number {
     return this.registry.size;
+  }
+
+  /**
+   * Called with the address the server listens on (`serveHttp` does): listening beyond loopback
+   * with neither `authenticate` nor an explicit `origins.allowedHosts` is reported through
+   * `onerror` as a warning, since anyone who can reach the address can call every tool.
+   */
+  noteListening(host: string): void {
+    if (isLoopbackHost(host)) return;
+    if (this.options.authenticate || this.options.origins?.allowedHosts !== undefined) return;
+    this.report(
+      new Error(
+        `warning: listening on ${host}, which is not a loopback address, with neither authentication nor an allowed-hosts list: anyone who can reach it can call every tool`,
+      ),
+    );
   }
 
   /** The web-standard entry: handles one `Request`. Never throws (failures are responses). */
@@ -226,8 +205,8 @@ export class StreamableHttpHandler {
   }
 
   private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
-    const problem = originProblem(exchange.header, this.options.origins ?? {}, urlHost);
-    if (problem) return failureReply('forbidden', problem);
+    const refused = this.guard.problem(exchange.header, urlHost);
+    if (refused) return failureReply(refused.failure, refused.message);
     const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
     if (!legacy && exchange.pathname !== this.path)
       return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
@@ -236,15 +215,13 @@ export class StreamableHttpHandler {
     const identity = auth;
     if (legacy)
       return this.closing
-        ? failureReply('shuttingDown', SHUTTING_DOWN)
+        ? shuttingDown()
         : legacy.handle(exchange, this.callerOf(exchange, identity));
     switch (exchange.method) {
       case 'POST':
         return this.post(exchange, this.callerOf(exchange, identity));
       case 'GET':
-        return this.closing
-          ? failureReply('shuttingDown', SHUTTING_DOWN)
-          : this.get(exchange, identity);
+        return this.closing ? shuttingDown() : this.get(exchange, identity);
       case 'DELETE':
         return this.delete(exchange, identity);
       default:
@@ -305,6 +282,10 @@ export class StreamableHttpHandler {
     if (typeof checked === 'string') return failureReply('invalidMessage', checked);
 
     let session: HttpSessionTransport;
+    if (checked.initialize && !this.options.stateless) {
+      const live = await this.liveSessionProblem(exchange, identity);
+      if (live) return live;
+    }
     if (checked.initialize || this.options.stateless) {
       const assumeVersion = checked.initialize
         ? undefined
@@ -316,8 +297,7 @@ export class StreamableHttpHandler {
       const found = await this.findSession(exchange, identity);
       if (!('transport' in found)) return found;
       session = found.transport;
-      if (this.closing && checked.requestIds.length > 0)
-        return failureReply('shuttingDown', SHUTTING_DOWN);
+      if (this.closing && checked.requestIds.length > 0) return shuttingDown();
       if (batch && found.handle.protocolVersion !== '2025-03-26') {
         return failureReply(
           'invalidMessage',
@@ -350,17 +330,74 @@ export class StreamableHttpHandler {
     return reply ?? { status: 202, headers: session.headers };
   }
 
+  /**
+   * An `initialize` that names a live session of its caller (`MCP-Session-Id`) is refused: a
+   * session is initialized once, and a new one starts without the header. The live session is
+   * left as it is. An id that names no session of the caller is ignored, as before (a client
+   * re-initializing after a 404 may still send its old id).
+   */
+  private async liveSessionProblem(
+    exchange: HttpExchange,
+    identity: Identity | undefined,
+  ): Promise<HttpReply | undefined> {
+    const sessionId = exchange.header('mcp-session-id');
+    if (sessionId === null || sessionId === '') return undefined;
+    let live = this.registry.lookup(sessionId, identity).ok;
+    if (!live && this.cluster) {
+      try {
+        live = await this.cluster.owns(sessionId, identity);
+      } catch (error) {
+        this.report(error);
+        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
+          'retry-after': '1',
+        });
+      }
+    }
+    return live
+      ? failureReply(
+          'alreadyInitialized',
+          'This session is already initialized; a new session starts with an initialize request without MCP-Session-Id',
+        )
+      : undefined;
+  }
+
   private async createSession(
     caller: Caller,
     assumeVersion: string | undefined,
   ): Promise<HttpSessionTransport | HttpReply> {
     const identity = caller.identity;
-    if (this.closing) return failureReply('shuttingDown', SHUTTING_DOWN);
+    if (this.closing) return shuttingDown();
     const stateless = this.options.stateless === true;
     if (!stateless && !this.registry.hasRoom())
       return failureReply('tooManySessions', 'Too many sessions; try again later', {
         'retry-after': '5',
       });
+    let release: () => void = () => {};
+    if (!stateless) {
+      const taken = this.quota.take(principalKey(identity, caller.clientAddress));
+      if (!taken)
+        return failureReply(
+          'tooManyCallerSessions',
+          `Too many sessions for this caller (at most ${this.quota.perPrincipal}): end unused ones with DELETE, or wait until they expire`,
+        );
+      release = taken;
+    }
+    try {
+      return await this.startSession(caller, assumeVersion, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Creates the transport and the server side of a new session (counted by `release`). */
+  private async startSession(
+    caller: Caller,
+    assumeVersion: string | undefined,
+    release: () => void,
+  ): Promise<HttpSessionTransport> {
+    const identity = caller.identity;
+    const stateless = this.options.stateless === true;
     const sessionId = stateless ? undefined : randomToken(24);
     const cluster = sessionId !== undefined ? this.cluster : undefined;
     if (cluster) await cluster.ready;
@@ -389,7 +426,13 @@ export class StreamableHttpHandler {
         owner: identity?.id,
         lastActivity: () => transport.lastActivity,
         listening: () => transport.listening,
+        dropListener: () => transport.dropListener(),
       });
+      const closed = transport.onclose;
+      transport.onclose = () => {
+        release();
+        closed?.();
+      };
     }
     return transport;
   }

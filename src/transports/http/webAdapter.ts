@@ -3,7 +3,7 @@
  * workers, Hono...): the conversions to and from the core's exchange and reply.
  */
 import { readBody } from './body.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
+import { SSE_BACKLOG_BYTES, type HttpExchange, type HttpReply } from './exchange.js';
 
 const encoder = new TextEncoder();
 
@@ -29,27 +29,36 @@ export function responseOf(reply: HttpReply): Response {
   if (!('sse' in reply))
     return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.sse;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      channel.attach({
-        write: (text) => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            return false;
-          }
-          return true;
-        },
-        close: () => {
-          try {
-            controller.close();
-          } catch {
-            // Already closed or cancelled.
-          }
-        },
-      });
+  // The body's queue counts bytes: past SSE_BACKLOG_BYTES unread, the writer stops until the
+  // runtime pulls again (the reader caught up), and catches up from the event store then.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        channel.attach({
+          write: (text) => {
+            try {
+              controller.enqueue(encoder.encode(text));
+            } catch {
+              return false;
+            }
+            return (controller.desiredSize ?? 0) > 0;
+          },
+          close: () => {
+            try {
+              controller.close();
+            } catch {
+              // Already closed or cancelled.
+            }
+          },
+        });
+      },
+      // Called after each read; the writer resumes once half the bound is free (not per chunk).
+      pull: (controller) => {
+        if ((controller.desiredSize ?? 0) >= SSE_BACKLOG_BYTES / 2) channel.drain();
+      },
+      cancel: () => channel.cancel(),
     },
-    cancel: () => channel.cancel(),
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark: SSE_BACKLOG_BYTES }),
+  );
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
