@@ -1,9 +1,15 @@
 /**
  * @module SSE events in Redis, so a stream dropped on one instance resumes on any other. Per
- * stream: a capped list of events (`P ev:<stream>`, each `<event id>\n<json>`), a hash with its
- * session and whether it ended (`P evm:<stream>`), and a channel (`P evc:<stream>`) announcing
- * each new event to instances following the stream; per session, the set of its streams
- * (`P evs:<session>`). Everything expires a while after the stream's last event.
+ * stream: the list of its events (`P ev:<stream>`, each `<event id>\n<json>`), a hash with its
+ * session, whether it ended and the bytes of its notifications (`P evm:<stream>`), the latest
+ * progress entry per token (`P evp:<stream>`), its other notifications in order (`P evo:<stream>`),
+ * and a channel (`P evc:<stream>`) announcing each new event to instances following the stream;
+ * per session, the set of its streams (`P evs:<session>`). Everything expires a while after the
+ * stream's last event.
+ *
+ * The bounds are those of the memory store (boundedEvents.ts), applied in the append script:
+ * responses and requests are always kept; a progress notification replaces the one stored for
+ * its token; other notifications are kept up to a count and a size, the oldest dropped first.
  */
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { SharedEventStore } from '../transports/http/cluster.js';
@@ -14,8 +20,13 @@ import { RedisScript } from './redisScript.js';
 
 /** Options of the Redis event store. */
 export interface RedisEventStoreOptions {
-  /** Most events kept per stream (a very late resume misses older ones). Default 1000. */
+  /**
+   * Most notifications (other than progress) kept per stream, the oldest dropped first; responses
+   * and requests are always kept, progress one per token. Default 1000.
+   */
   maxEventsPerStream?: number;
+  /** Most bytes of those notifications kept per stream. Default 1 MiB. */
+  maxBytesPerStream?: number;
   /** A stream not written to for this long is forgotten. Default 10 minutes. */
   streamTtlMs?: number;
 }
@@ -23,14 +34,36 @@ export interface RedisEventStoreOptions {
 /** Published on a stream's channel when it ends (an event always starts with an id with ':'). */
 const END = '!end';
 
-/** KEYS: list, meta, session set. ARGV: event, session id, max events, ttl, channel, stream id. */
+/**
+ * KEYS: list, meta, session set, progress hash, notification list. ARGV: event, session id, max
+ * notifications, ttl, channel, stream id, tier (k: keep, p: progress, o: other), progress token,
+ * max notification bytes. Entries are unique (they start with the event id), so LREM finds one.
+ */
 const APPEND = new RedisScript(`
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[3]), -1)
+local entry = ARGV[1]
+local tier = ARGV[7]
+if tier == 'p' then
+  local previous = redis.call('HGET', KEYS[4], ARGV[8])
+  if previous then redis.call('LREM', KEYS[1], 1, previous) end
+  redis.call('HSET', KEYS[4], ARGV[8], entry)
+end
+redis.call('RPUSH', KEYS[1], entry)
+if tier == 'o' then
+  redis.call('RPUSH', KEYS[5], entry)
+  local bytes = redis.call('HINCRBY', KEYS[2], 'nbytes', #entry)
+  -- Progress entries count towards the cap but are dropped last (one per token: never here).
+  local progress = redis.call('HLEN', KEYS[4])
+  while redis.call('LLEN', KEYS[5]) + progress > tonumber(ARGV[3]) or bytes > tonumber(ARGV[9]) do
+    local oldest = redis.call('LPOP', KEYS[5])
+    if not oldest then break end
+    redis.call('LREM', KEYS[1], 1, oldest)
+    bytes = redis.call('HINCRBY', KEYS[2], 'nbytes', -#oldest)
+  end
+end
 redis.call('HSETNX', KEYS[2], 'session', ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[6])
-for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
-redis.call('PUBLISH', ARGV[5], ARGV[1])
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
+redis.call('PUBLISH', ARGV[5], entry)
 return 1
 `);
 
@@ -49,11 +82,11 @@ redis.call('PUBLISH', ARGV[1], ARGV[2])
 return 1
 `);
 
-/** KEYS: list, meta. ARGV: prefix, stream id, end marker. Forgets one stream. */
+/** KEYS: list, meta, progress hash, notification list. ARGV: prefix, stream id, end marker. */
 const DROP_STREAM = new RedisScript(`
 local session = redis.call('HGET', KEYS[2], 'session')
 if session then redis.call('SREM', ARGV[1] .. 'evs:' .. session, ARGV[2]) end
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
 redis.call('PUBLISH', ARGV[1] .. 'evc:' .. ARGV[2], ARGV[3])
 return 1
 `);
@@ -61,12 +94,27 @@ return 1
 /** KEYS: session set. ARGV: prefix, end marker. Forgets every stream of a session. */
 const DROP_SESSION = new RedisScript(`
 for _, stream in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evm:' .. stream)
+  redis.call('DEL', ARGV[1] .. 'ev:' .. stream, ARGV[1] .. 'evm:' .. stream,
+    ARGV[1] .. 'evp:' .. stream, ARGV[1] .. 'evo:' .. stream)
   redis.call('PUBLISH', ARGV[1] .. 'evc:' .. stream, ARGV[2])
 end
 redis.call('DEL', KEYS[1])
 return 1
 `);
+
+/**
+ * How the append script bounds an event: `k` kept (a response or request), `p` a progress
+ * notification (the latest per token kept), `o` another notification (capped).
+ */
+function tierOf(message: JsonRpcMessage): { tier: 'k' | 'p' | 'o'; token: string } {
+  if (!('method' in message) || 'id' in message) return { tier: 'k', token: '' };
+  if (message.method === 'notifications/progress') {
+    const token = message.params?.['progressToken'];
+    if (typeof token === 'string' || typeof token === 'number')
+      return { tier: 'p', token: `${typeof token}:${token}` };
+  }
+  return { tier: 'o', token: '' };
+}
 
 interface ParsedEvent extends StoredEvent {
   readonly seq: number;
@@ -88,6 +136,7 @@ function parseStored(value: string): ParsedEvent | undefined {
 /** The Redis event store. */
 export class RedisEventStore implements SharedEventStore {
   private readonly maxEvents: number;
+  private readonly maxBytes: number;
   private readonly ttlMs: number;
 
   constructor(
@@ -96,10 +145,11 @@ export class RedisEventStore implements SharedEventStore {
     options: RedisEventStoreOptions = {},
   ) {
     this.maxEvents = Math.max(1, Math.floor(options.maxEventsPerStream ?? 1000));
+    this.maxBytes = Math.max(1024, Math.floor(options.maxBytesPerStream ?? 1024 * 1024));
     this.ttlMs = Math.max(1000, Math.floor(options.streamTtlMs ?? 10 * 60_000));
   }
 
-  private key(kind: 'ev' | 'evm' | 'evs' | 'evc', id: string): string {
+  private key(kind: 'ev' | 'evm' | 'evs' | 'evc' | 'evp' | 'evo', id: string): string {
     return `${this.connection.prefix}${kind}:${id}`;
   }
 
@@ -108,23 +158,30 @@ export class RedisEventStore implements SharedEventStore {
     sessionId: string;
     eventId: string;
     message: JsonRpcMessage;
+    data?: string;
   }): Promise<void> {
     if (parseEventId(event.eventId) === undefined)
       throw new RangeError(`Malformed event id ${event.eventId}`);
+    const { tier, token } = tierOf(event.message);
     await APPEND.run(
       this.connection.redis,
       [
         this.key('ev', event.streamId),
         this.key('evm', event.streamId),
         this.key('evs', event.sessionId),
+        this.key('evp', event.streamId),
+        this.key('evo', event.streamId),
       ],
       [
-        `${event.eventId}\n${JSON.stringify(event.message)}`,
+        `${event.eventId}\n${event.data ?? JSON.stringify(event.message)}`,
         event.sessionId,
         this.maxEvents,
         this.ttlMs,
         this.key('evc', event.streamId),
         event.streamId,
+        tier,
+        token,
+        this.maxBytes,
       ],
     );
   }
@@ -222,7 +279,12 @@ export class RedisEventStore implements SharedEventStore {
   async dropStream(streamId: string): Promise<void> {
     await DROP_STREAM.run(
       this.connection.redis,
-      [this.key('ev', streamId), this.key('evm', streamId)],
+      [
+        this.key('ev', streamId),
+        this.key('evm', streamId),
+        this.key('evp', streamId),
+        this.key('evo', streamId),
+      ],
       [this.connection.prefix, streamId, END],
     );
   }

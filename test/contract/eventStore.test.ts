@@ -42,9 +42,25 @@ describe('Redis event store specifics', () => {
         eventId: 'k:1',
         message: { jsonrpc: '2.0', method: 'x' },
       });
+      await store.append({
+        streamId: 'k',
+        sessionId: 's',
+        eventId: 'k:2',
+        message: {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 1, progress: 1 },
+        },
+      });
       await store.endStream('k');
-      expect(await redis.command('KEYS', 'evttl:*')).toMatch(/^\*3\r\n/);
-      for (const key of ['evttl:ev:k', 'evttl:evm:k', 'evttl:evs:s']) {
+      expect(await redis.command('KEYS', 'evttl:*')).toMatch(/^\*5\r\n/);
+      for (const key of [
+        'evttl:ev:k',
+        'evttl:evm:k',
+        'evttl:evs:s',
+        'evttl:evp:k',
+        'evttl:evo:k',
+      ]) {
         const ttl = Number((await redis.command('PTTL', key)).slice(1));
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(1000);

@@ -93,6 +93,36 @@ export function eventStoreContract(
       ]);
     });
 
+    it('never drops a response or request, keeps the latest progress per token, caps the rest', async () => {
+      const store = await fresh();
+      const put = (seq: number, message: Parameters<SharedEventStore['append']>[0]['message']) =>
+        store.append({ streamId: 'mix', sessionId: 's1', eventId: `mix:${seq}`, message });
+      await put(1, { jsonrpc: '2.0', id: 1, result: { first: true } });
+      await put(2, { jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: {} });
+      let seq = 2;
+      for (let i = 0; i < 18; i++) {
+        await put(++seq, {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 'tok', progress: i },
+        });
+        await put(++seq, { jsonrpc: '2.0', method: 'notifications/message', params: { i } });
+      }
+      await put(100, { jsonrpc: '2.0', id: 2, result: { last: true } });
+      const ids = (await store.replayAfter('mix:0'))?.events.map((e) => e.id);
+      // The cap (5 in this suite) counts notifications, progress included; log messages go first.
+      expect(ids).toEqual([
+        'mix:1',
+        'mix:2',
+        'mix:32', // the four newest log messages
+        'mix:34',
+        'mix:36',
+        'mix:37', // the latest progress of the token
+        'mix:38',
+        'mix:100',
+      ]);
+    });
+
     it('refuses a malformed event id', async () => {
       const store = await fresh();
       await expect(
