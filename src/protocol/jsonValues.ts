@@ -17,36 +17,49 @@ function pointer(path: string, key: string | number): string {
   return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
+/** A problem found below the root: the keys leading to it (innermost first) and what it is. */
+interface Found {
+  readonly keys: Array<string | number>;
+  readonly problem: string;
+}
+
+/** Walks without building any path: one is made only for the value that has a problem. */
+function find(value: unknown, depth: number): Found | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value)
+      ? undefined
+      : { keys: [], problem: 'the number is out of range (not a finite number)' };
+  if (typeof value !== 'object' || value === null || depth > 256) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = find(value[i], depth + 1);
+      if (found) return (found.keys.push(i), found);
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (PROTOTYPE_KEYS.has(key))
+      return {
+        keys: [key],
+        problem: `the key "${key}" is not accepted (it could reach object prototypes)`,
+      };
+    const found = find((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return (found.keys.push(key), found);
+  }
+  return undefined;
+}
+
 /**
  * Why arguments decoded from JSON cannot be given to a handler, as `<JSON pointer>: <problem>`, or
  * undefined: a number out of range (parsed as ±Infinity), or a `__proto__`, `constructor` or
  * `prototype` key anywhere.
  */
-export function argumentsProblem(value: unknown, path = '', depth = 0): string | undefined {
-  if (typeof value === 'number') {
-    return Number.isFinite(value)
-      ? undefined
-      : `${path || '(root)'}: the number is out of range (not a finite number)`;
-  }
-  if (typeof value !== 'object' || value === null || depth > 256) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const problem = argumentsProblem(value[i], pointer(path, i), depth + 1);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    if (PROTOTYPE_KEYS.has(key))
-      return `${pointer(path, key)}: the key "${key}" is not accepted (it could reach object prototypes)`;
-    const problem = argumentsProblem(
-      (value as Record<string, unknown>)[key],
-      pointer(path, key),
-      depth + 1,
-    );
-    if (problem) return problem;
-  }
-  return undefined;
+export function argumentsProblem(value: unknown): string | undefined {
+  const found = find(value, 0);
+  if (!found) return undefined;
+  const path = found.keys.reduceRight<string>((at, key) => pointer(at, key), '');
+  return `${path || '(root)'}: ${found.problem}`;
 }
 
 /** True when JSON would carry `value` unchanged: plain objects and arrays of JSON primitives. */
