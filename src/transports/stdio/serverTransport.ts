@@ -73,16 +73,20 @@ export class StdioServerTransport implements Transport {
   private receivingPaused = false;
   private endWhilePaused = false;
   private readonly onError = (error: Error): void => this.onerror?.(error);
-  private corked = false;
-  private respondedThisTick = false;
-  private readonly uncork = (): void => {
-    if (!this.corked) return;
-    this.corked = false;
-    this.stdout.uncork();
-  };
-  private readonly endTick = (): void => {
-    this.respondedThisTick = false;
-    this.uncork();
+  /**
+   * Responses produced while one input is handled, joined into one string and written once: after
+   * the input's synchronous handling and the microtasks it started (async handlers that did no
+   * I/O), in the check phase. One write per read chunk, as a bare JSON-lines process would do.
+   */
+  private joined = '';
+  private flushScheduled = false;
+  private readonly flushJoined = (): void => {
+    this.flushScheduled = false;
+    const text = this.joined;
+    if (text === '') return;
+    this.joined = '';
+    if (this.closed) return;
+    if (!this.write(text)) this.congested();
   };
   private readonly onDrain = (): void => {
     if (this.closed) return;
@@ -125,36 +129,44 @@ export class StdioServerTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.closed) return Promise.reject(new LocalError('closed', 'stdio transport is closed'));
-    if (Array.isArray(message) || !('method' in message)) {
-      // The first response of a tick leaves at once (lowest latency); the ones that follow it in
-      // the same tick are coalesced into one writev (under load, one syscall for many).
-      if (!this.respondedThisTick) {
-        this.respondedThisTick = true;
-        process.nextTick(this.endTick);
-      } else if (!this.corked) {
-        this.corked = true;
-        this.stdout.cork();
-      }
-    } else if (this.corked) {
-      // A notification or request is never coalesced with what follows it: some clients (the
-      // official SDK) handle notifications a microtask after responses, so a progress update that
-      // shares a read with its response would be dropped. Flush first to keep the order.
-      this.uncork();
-    }
     if (this.waitingForDrain) {
       // stdout is full: the message waits in the outbox (bounded), not in the stream's buffer.
       if (!this.outbox.hold(message)) return SENT; // a log message dropped under congestion
       return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     }
-    if (this.write(encodeLine(message))) return SENT;
-    // stdout is full: stop taking new requests until it drains, and let awaiting senders wait.
+    if (Array.isArray(message) || !('method' in message)) {
+      this.joined += encodeLine(message);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(this.flushJoined);
+      }
+      return SENT;
+    }
+    // A notification or request goes out at once, after the responses joined before it, and is
+    // never joined with what follows it: some clients (the official SDK) handle notifications a
+    // microtask after responses, so a progress update sharing a read with its response would be
+    // dropped.
+    const text = this.joined === '' ? encodeLine(message) : this.joined + encodeLine(message);
+    this.joined = '';
+    if (this.write(text)) return SENT;
+    this.congested();
+    return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** stdout is full: stop taking new requests until it drains. */
+  private congested(): void {
+    if (this.waitingForDrain) return;
     this.waitingForDrain = true;
     this.stdin.pause();
-    return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Responses already joined still go out: they were accepted.
+    if (this.joined !== '') {
+      this.write(this.joined);
+      this.joined = '';
+    }
     this.closed = true;
     this.stdin.off('data', this.onData);
     this.stdin.off('end', this.onEnd);
