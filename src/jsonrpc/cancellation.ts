@@ -9,6 +9,8 @@
 export class Cancellation {
   private done = false;
   private why: unknown;
+  /** The first listener, kept without an array: most tokens get one at most. */
+  private first: ((reason: unknown) => void) | undefined;
   private listeners: Array<(reason: unknown) => void> | undefined;
   private controller: AbortController | undefined;
 
@@ -43,14 +45,27 @@ export class Cancellation {
     this.done = true;
     this.why = reason;
     this.controller?.abort(reason);
+    const first = this.first;
     const listeners = this.listeners;
+    this.first = undefined;
     this.listeners = undefined;
+    first?.(reason);
     if (listeners) for (const listener of listeners) listener(reason);
+  }
+
+  /** Forgets a listener (its owner finished), so the token no longer keeps it reachable. */
+  offCancel(listener: (reason: unknown) => void): void {
+    if (this.first === listener) this.first = undefined;
+    else if (this.listeners) {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    }
   }
 
   /** Runs `listener` on cancellation (at once if already cancelled). */
   onCancel(listener: (reason: unknown) => void): void {
     if (this.done) listener(this.why);
+    else if (this.first === undefined) this.first = listener;
     else (this.listeners ??= []).push(listener);
   }
 }

@@ -4,6 +4,7 @@
  * on concurrent incoming requests. Server and client each compose one (STYLE.md §2.3).
  */
 import { BatchCollector } from './batch.js';
+import { Deferred } from './deferred.js';
 import { IncomingRequest, type IncomingRequestContext } from './incomingRequest.js';
 
 export type { IncomingRequestContext } from './incomingRequest.js';
@@ -25,11 +26,14 @@ import type {
   RequestId,
 } from './types.js';
 
-/** Answers one incoming request; throw an {@link RpcError} to answer with an error. */
+/**
+ * Answers one incoming request: at once, with a Promise, or with a {@link Deferred} the handler
+ * settles itself (no promise hop); throw an {@link RpcError} to answer with an error.
+ */
 export type RequestHandler = (
   request: JsonRpcRequest,
   context: IncomingRequestContext,
-) => JsonObject | Promise<JsonObject>;
+) => JsonObject | Promise<JsonObject> | Deferred<JsonObject>;
 
 /** Receives incoming notifications other than cancellation and progress. */
 export type NotificationHandler = (
@@ -356,14 +360,19 @@ export class Connection {
   /** Runs the handler of an admitted request (now, or when a slot frees up). */
   private runRequest(entry: IncomingRequest): void {
     const context: IncomingRequestContext = entry;
-    let outcome: JsonObject | Promise<JsonObject>;
+    let outcome: JsonObject | Promise<JsonObject> | Deferred<JsonObject>;
     try {
-      outcome = this.handlers.request(entry.request, context);
+      outcome = this.handlers.request(entry.take(), context);
     } catch (error) {
       this.finishRequest(entry, { error });
       return;
     }
-    if (outcome instanceof Promise) {
+    if (outcome instanceof Deferred) {
+      outcome.settleTo(
+        (result) => this.finishRequest(entry, { result }),
+        (error: unknown) => this.finishRequest(entry, { error }),
+      );
+    } else if (outcome instanceof Promise) {
       outcome.then(
         (result) => this.finishRequest(entry, { result }),
         (error: unknown) => this.finishRequest(entry, { error }),

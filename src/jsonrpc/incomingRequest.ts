@@ -31,15 +31,28 @@ export class IncomingRequest implements IncomingRequestContext {
   private token: Cancellation | undefined;
   private early: { reason: unknown } | undefined;
 
+  /**
+   * The request itself while it waits for a slot; taken when its handler starts, so a record that
+   * outlives the call (promoted by the GC) does not keep the params reachable.
+   */
+  private pendingRequest: JsonRpcRequest | undefined;
+
   constructor(
-    /** The request itself (kept for when it waits for a slot before its handler runs). */
-    readonly request: JsonRpcRequest,
+    request: JsonRpcRequest,
     readonly info: MessageInfo | undefined,
     /** The batch the request arrived in, whose response it joins. */
     readonly batch: BatchCollector | undefined,
   ) {
     this.id = request.id;
     this.method = request.method;
+    this.pendingRequest = request;
+  }
+
+  /** Hands the request over to its handler, once. */
+  take(): JsonRpcRequest {
+    const request = this.pendingRequest as JsonRpcRequest;
+    this.pendingRequest = undefined;
+    return request;
   }
 
   /** True once the peer cancelled it: a request still waiting for a slot then never runs. */

@@ -3,59 +3,29 @@
  * arguments (error form per revision), run the handler under a deadline, check what it returned,
  * enforce the output schema, and convert the result for the session's revision.
  */
-import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
-import type { Identity } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
+import type { Cancellation } from '../jsonrpc/cancellation.js';
+import { Deferred } from '../jsonrpc/deferred.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { describeIssues } from '../protocol/jsonSchema.js';
 import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
-import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { featuresOf, type RevisionFeatures } from '../protocol/versions.js';
-import { rateLimitSubject, type RateLimiter, type RateLimitRule } from './rateLimiter.js';
-import { checkToolResult } from './resultCheck.js';
-import { oversizeOf } from './resultSize.js';
-import { toolError, ToolError } from './results.js';
+import { featuresOf } from '../protocol/versions.js';
+import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
+import { checkOutput, projected, thrownToResult } from './callResult.js';
+import { PendingCall } from './pendingCall.js';
+import { rateLimitSubject } from './rateLimiter.js';
+import { toolError } from './results.js';
 import { CallContext, type SessionPort } from './toolContext.js';
-import type { Cancellation } from '../jsonrpc/cancellation.js';
 import type { ToolEntry } from './toolDefinition.js';
 import type { ToolSchemaCheck } from './toolSchema.js';
 import { ownerOf, type TaskRuntime } from './taskRuntime.js';
 
-/** What the pipeline needs from the server. */
-export interface CallDependencies {
-  /** The enabled, visible tool of that name for this caller, if any. */
-  findTool(
-    name: string,
-    session: SessionPort,
-    identity: Identity | undefined,
-  ): ToolEntry | undefined;
-  readonly rateLimiter: RateLimiter;
-  readonly defaultRateLimit: RateLimitRule | undefined;
-  readonly defaultTimeoutMs: number;
-  readonly structuredText: boolean;
-  readonly exposeErrorMessages: boolean;
-  /** Largest result sent, as JSON bytes, unless the tool sets its own. */
-  readonly maxResultBytes: number;
-  /** Set when the server runs task-augmented calls. */
-  readonly tasks: TaskRuntime | undefined;
-  /** Server-side diagnostics (stderr by default): never sent to the client. */
-  report(error: unknown, what: string): void;
-}
+export type { CallDependencies, CallRequest } from './callPlan.js';
 
-/** The incoming request as the session hands it over. */
-export interface CallRequest {
-  readonly id: RequestId;
-  readonly params: JsonObject | undefined;
-  /** The request as the connection tracks it; its cancellation is created only when needed. */
-  readonly incoming: { readonly cancellation: Cancellation };
-  readonly identity: Identity | undefined;
-  /** The caller's network address, when the transport knows it (rate limits of anonymous callers). */
-  readonly clientAddress: string | undefined;
-}
-
-type Outcome =
-  { kind: 'value'; value: unknown } | { kind: 'thrown'; error: unknown } | { kind: 'aborted' };
+/** What a call answers: now, once an async check is done, or when its handler settles. */
+export type CallOutcome = CallToolResult | Promise<CallToolResult> | Deferred<CallToolResult>;
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -66,140 +36,35 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Waits for a handler's promise under the call's deadline, racing the call's cancellation. The
- * deadline cancels the request's own cancellation (one token per call); the connection still
- * answers, because only a peer's notifications/cancelled suppresses a response.
+ * Runs the handler and answers with the projected result. A handler that returns a plain value
+ * is finished without any promise; one that returns a promise becomes a {@link PendingCall}.
  */
-function settleWithin(
-  pending: PromiseLike<unknown>,
-  call: { entry: ToolEntry; cancellation: Cancellation; timeoutMs: number },
-): Promise<Outcome> {
-  const { entry, cancellation, timeoutMs } = call;
-  return new Promise<Outcome>((resolve) => {
-    // The first of these three to happen wins: the handler settles, the call is cancelled (by the
-    // peer or the session ending), or the deadline passes (which cancels the call).
-    const timer = setTimeout(() => {
-      cancellation.cancel(
-        new LocalError('timeout', `Tool "${entry.name}" did not finish within ${timeoutMs} ms`),
-      );
-    }, timeoutMs);
-    let settled = false;
-    const finish = (outcome: Outcome): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    cancellation.onCancel(() => finish({ kind: 'aborted' }));
-    pending.then(
-      (value) => finish({ kind: 'value', value }),
-      (error: unknown) => finish({ kind: 'thrown', error }),
-    );
-  });
-}
-
-function thrownToResult(deps: CallDependencies, entry: ToolEntry, error: unknown): CallToolResult {
-  if (error instanceof RpcError) throw error; // e.g. -32042 URL elicitation required: a protocol error
-  if (error instanceof ToolError || error instanceof LocalError) return toolError(error.message);
-  deps.report(error, `tool "${entry.name}" threw`);
-  if (deps.exposeErrorMessages && error instanceof Error) return toolError(error.message);
-  return toolError(`Tool "${entry.name}" failed with an internal error`);
-}
-
-/** The output-schema and serialisation half of {@link checkOutput}. */
-function finishStructured(
-  deps: CallDependencies,
-  entry: ToolEntry,
-  result: CallToolResult,
-): CallToolResult {
-  if (
-    result.structuredContent !== undefined &&
-    result.content.length === 0 &&
-    (entry.structuredText ?? deps.structuredText)
-  ) {
-    result.content = [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
-  }
-  return result;
-}
-
-function outputBroken(
-  deps: CallDependencies,
-  entry: ToolEntry,
-  issues: SchemaIssue[],
-): CallToolResult {
-  const detail = describeIssues(issues);
-  deps.report(new Error(detail), `tool "${entry.name}" broke its output schema`);
-  return toolError(
-    `Tool "${entry.name}" returned structured content that does not match its output schema: ${detail}`,
-  );
-}
-
-/** Checks what a handler returned; asynchronous only when an output schema validates asynchronously. */
-function checkOutput(
-  deps: CallDependencies,
-  entry: ToolEntry,
-  value: unknown,
-): CallToolResult | Promise<CallToolResult> {
-  const checked = checkToolResult(value);
-  if (!checked.ok) {
-    deps.report(new Error(checked.problem), `tool "${entry.name}" returned an invalid result`);
-    return toolError(`Tool "${entry.name}" returned an invalid result: ${checked.problem}`);
-  }
-  const result = checked.result;
-  if (!entry.output || result.isError === true) return finishStructured(deps, entry, result);
-  if (result.structuredContent === undefined) {
-    deps.report(new Error('no structuredContent'), `tool "${entry.name}" broke its output schema`);
-    return toolError(
-      `Tool "${entry.name}" declares an output schema but returned no structured content`,
-    );
-  }
-  const apply = (check: ToolSchemaCheck): CallToolResult => {
-    if (!check.ok) return outputBroken(deps, entry, check.issues);
-    result.structuredContent = check.value as Record<string, unknown>;
-    return finishStructured(deps, entry, result);
-  };
-  const check = entry.output.validate(result.structuredContent);
-  return check instanceof Promise ? check.then(apply) : apply(check);
-}
-
-/** What the handler produced, turned into the result to send (before revision projection). */
-function resultOf(
-  deps: CallDependencies,
-  call: { entry: ToolEntry; timeoutMs: number },
-  outcome: Outcome,
-): CallToolResult | Promise<CallToolResult> {
-  const { entry, timeoutMs } = call;
-  if (outcome.kind === 'aborted') {
-    // A cancelled call gets no response at all (the connection drops it); a deadline gets one.
-    return toolError(`Tool "${entry.name}" did not finish within ${timeoutMs} ms`);
-  }
-  if (outcome.kind === 'thrown') return thrownToResult(deps, entry, outcome.error);
-  return checkOutput(deps, entry, outcome.value);
-}
-
-/** Runs the handler. A handler that returns a plain value is finished without any promise. */
 function execute(
-  deps: CallDependencies,
-  call: { entry: ToolEntry; args: unknown; context: CallContext; request: CallRequest },
-): CallToolResult | Promise<CallToolResult> {
-  const { entry, context, request } = call;
-  const timeoutMs = entry.timeoutMs ?? deps.defaultTimeoutMs;
+  plan: CallPlan,
+  call: { args: unknown; context: CallContext; cancellation: () => Cancellation },
+): CallOutcome {
+  const { deps, entry } = plan;
+  const { context } = call;
   let returned: unknown;
   try {
     returned = entry.handler(call.args as never, context);
   } catch (error) {
     context.finish();
-    return thrownToResult(deps, entry, error);
+    return projected(plan, thrownToResult(deps, entry, error));
   }
-  if (!isThenable(returned)) {
-    context.finish();
-    return checkOutput(deps, entry, returned);
-  }
-  const cancellation = request.incoming.cancellation;
-  return settleWithin(returned, { entry, cancellation, timeoutMs }).then((outcome) => {
-    context.finish();
-    return resultOf(deps, { entry, timeoutMs }, outcome);
-  });
+  if (isThenable(returned))
+    return new PendingCall(plan, context, call.cancellation()).start(returned);
+  context.finish();
+  const result = checkOutput(deps, entry, returned);
+  return result instanceof Promise
+    ? result.then((r) => projected(plan, r))
+    : projected(plan, result);
+}
+
+/** An outcome as a Promise (the task runner awaits it). */
+function asPromise(outcome: CallOutcome): Promise<CallToolResult> {
+  if (outcome instanceof Deferred) return outcome.toPromise();
+  return Promise.resolve(outcome);
 }
 
 /** Runs a task-augmented call: answered at once with a CreateTaskResult, the tool runs on. */
@@ -207,7 +72,7 @@ function startToolTask(
   plan: CallPlan,
   task: { tasks: TaskRuntime; ttl: number | undefined; args: Record<string, unknown> },
 ): Promise<CallToolResult> {
-  const { deps, session, request, entry } = plan;
+  const { session, request, entry } = plan;
   const created = task.tasks.start({
     owner: ownerOf(session.info.id, request.identity),
     session: { id: session.info.id, sendTaskStatus: (t) => session.sendTaskStatus(t) },
@@ -233,45 +98,17 @@ function startToolTask(
         identity: request.identity,
         task: binding,
       });
-      const result = await execute(deps, {
-        entry,
-        args: validated.value,
-        context,
-        request: { ...request, incoming },
-      });
-      return projected(plan, result) as unknown as JsonObject;
+      const result = await asPromise(
+        execute(plan, { args: validated.value, context, cancellation: () => cancellation }),
+      );
+      return result as unknown as JsonObject;
     },
   });
   // The CreateTaskResult travels where a CallToolResult would (the session sends JsonObjects).
   return created as unknown as Promise<CallToolResult>;
 }
 
-/** Everything one call needs once its tool is found (one object instead of several closures). */
-interface CallPlan {
-  readonly deps: CallDependencies;
-  readonly session: SessionPort;
-  readonly request: CallRequest;
-  readonly entry: ToolEntry;
-  readonly meta: Record<string, unknown> | undefined;
-  readonly features: RevisionFeatures;
-}
-
-/** The result as the session's revision receives it, unless it is too large to send. */
-function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  const out = callToolResultForRevision(result, plan.features);
-  const { entry, deps } = plan;
-  const limit = entry.maxResultBytes ?? deps.maxResultBytes;
-  const size = oversizeOf(out, limit);
-  if (size === undefined) return out;
-  const message = `Tool "${entry.name}" returned ${size} bytes, over the ${limit}-byte limit on a result; it was not sent`;
-  deps.report(new Error(message), `tool "${entry.name}" returned an oversized result`);
-  return callToolResultForRevision(toolError(message), plan.features);
-}
-
-function afterValidation(
-  plan: CallPlan,
-  validated: ToolSchemaCheck,
-): CallToolResult | Promise<CallToolResult> {
+function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcome {
   const { entry, request } = plan;
   if (!validated.ok) {
     const message = `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`;
@@ -286,10 +123,12 @@ function afterValidation(
     incoming: request.incoming,
     identity: request.identity,
   });
-  const result = execute(plan.deps, { entry, args: validated.value, context, request });
-  return result instanceof Promise
-    ? result.then((r) => projected(plan, r))
-    : projected(plan, result);
+  const incoming = request.incoming;
+  return execute(plan, {
+    args: validated.value,
+    context,
+    cancellation: () => incoming.cancellation,
+  });
 }
 
 /**
@@ -301,7 +140,7 @@ export function callTool(
   deps: CallDependencies,
   session: SessionPort,
   request: CallRequest,
-): CallToolResult | Promise<CallToolResult> {
+): CallOutcome {
   const params = parseCallToolParams(request.params);
   const entry = deps.findTool(params.name, session, request.identity);
   if (!entry)
@@ -337,7 +176,7 @@ export function callTool(
   }
   const validated = validateArguments(entry, params.arguments ?? {});
   return validated instanceof Promise
-    ? validated.then((v) => afterValidation(plan, v))
+    ? validated.then((v) => asPromise(afterValidation(plan, v)))
     : afterValidation(plan, validated);
 }
 

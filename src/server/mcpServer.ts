@@ -7,6 +7,7 @@ import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './sessionState.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './callTool.js';
 import { RateLimiter, rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
@@ -134,6 +135,7 @@ export class McpServer {
   /** The task runtime, unless tasks are off. */
   readonly tasks: TaskRuntime | undefined;
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly deadlines = new DeadlineSweep();
   private changes = 0;
 
   constructor(
@@ -171,6 +173,7 @@ export class McpServer {
       exposeErrorMessages: options.exposeErrorMessages ?? false,
       maxResultBytes: options.maxResultBytes ?? 2 * 1024 * 1024,
       tasks: this.tasks,
+      deadlines: this.deadlines,
       report,
     };
     this.host = {
@@ -251,6 +254,7 @@ export class McpServer {
     // Tasks first, while their sessions can still hear how they ended.
     await this.tasks?.drain(options.taskGraceMs ?? 0);
     if (this.listChangedTimer !== undefined) clearTimeout(this.listChangedTimer);
+    this.deadlines.stop();
     await Promise.allSettled([...this.live].map((s) => s.close()));
     this.tasks?.close();
   }

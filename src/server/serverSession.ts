@@ -7,6 +7,7 @@ import {
   type IncomingRequestContext,
   type RequestOptions,
 } from '../jsonrpc/connection.js';
+import type { Deferred } from '../jsonrpc/deferred.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type {
@@ -303,7 +304,7 @@ export class ServerSession implements SessionPort {
   private handleRequest(
     request: JsonRpcRequest,
     context: IncomingRequestContext,
-  ): JsonObject | Promise<JsonObject> {
+  ): JsonObject | Promise<JsonObject> | Deferred<JsonObject> {
     const method = request.method;
     if (method === 'ping') return {};
     if (method === 'initialize') return this.initialize(request, context);
@@ -328,7 +329,7 @@ export class ServerSession implements SessionPort {
           incoming: context,
           identity,
           clientAddress: context.info?.clientAddress ?? this.connectionAddress,
-        }) as unknown as JsonObject | Promise<JsonObject>;
+        }) as unknown as JsonObject | Promise<JsonObject> | Deferred<JsonObject>;
       case 'tasks/get':
       case 'tasks/result':
       case 'tasks/list':

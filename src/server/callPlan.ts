@@ -1,0 +1,57 @@
+/**
+ * @module What one `tools/call` carries through the pipeline: the server's dependencies, the
+ * request as the session hands it over, and the plan once the tool is found.
+ */
+import type { Cancellation } from '../jsonrpc/cancellation.js';
+import type { Identity } from '../jsonrpc/transport.js';
+import type { JsonObject, RequestId } from '../jsonrpc/types.js';
+import type { RevisionFeatures } from '../protocol/versions.js';
+import type { DeadlineSweep } from './deadlineSweep.js';
+import type { RateLimiter, RateLimitRule } from './rateLimiter.js';
+import type { TaskRuntime } from './taskRuntime.js';
+import type { SessionPort } from './toolContext.js';
+import type { ToolEntry } from './toolDefinition.js';
+
+/** What the pipeline needs from the server. */
+export interface CallDependencies {
+  /** The enabled, visible tool of that name for this caller, if any. */
+  findTool(
+    name: string,
+    session: SessionPort,
+    identity: Identity | undefined,
+  ): ToolEntry | undefined;
+  readonly rateLimiter: RateLimiter;
+  readonly defaultRateLimit: RateLimitRule | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly structuredText: boolean;
+  readonly exposeErrorMessages: boolean;
+  /** Largest result sent, as JSON bytes, unless the tool sets its own. */
+  readonly maxResultBytes: number;
+  /** Set when the server runs task-augmented calls. */
+  readonly tasks: TaskRuntime | undefined;
+  /** Watches the deadlines of calls whose handlers went async (one timer per server). */
+  readonly deadlines: DeadlineSweep;
+  /** Server-side diagnostics (stderr by default): never sent to the client. */
+  report(error: unknown, what: string): void;
+}
+
+/** The incoming request as the session hands it over. */
+export interface CallRequest {
+  readonly id: RequestId;
+  readonly params: JsonObject | undefined;
+  /** The request as the connection tracks it; its cancellation is created only when needed. */
+  readonly incoming: { readonly cancellation: Cancellation };
+  readonly identity: Identity | undefined;
+  /** The caller's network address, when the transport knows it (rate limits of anonymous callers). */
+  readonly clientAddress: string | undefined;
+}
+
+/** Everything one call needs once its tool is found (one object instead of several closures). */
+export interface CallPlan {
+  readonly deps: CallDependencies;
+  readonly session: SessionPort;
+  readonly request: CallRequest;
+  readonly entry: ToolEntry;
+  readonly meta: Record<string, unknown> | undefined;
+  readonly features: RevisionFeatures;
+}

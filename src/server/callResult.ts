@@ -1,0 +1,96 @@
+/**
+ * @module Turning what a handler produced into the result to send: a thrown error into an
+ * `isError` result (or a protocol error), a return value checked and held to the output schema,
+ * then projected for the session's revision and kept under the result-size limit.
+ */
+import { LocalError, RpcError } from '../jsonrpc/errors.js';
+import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
+import { callToolResultForRevision } from '../protocol/projection.js';
+import type { CallToolResult } from '../protocol/types.js';
+import type { CallDependencies, CallPlan } from './callPlan.js';
+import { checkToolResult } from './resultCheck.js';
+import { oversizeOf } from './resultSize.js';
+import { toolError, ToolError } from './results.js';
+import type { ToolEntry } from './toolDefinition.js';
+import type { ToolSchemaCheck } from './toolSchema.js';
+
+/** A handler's thrown error as a result; an RpcError stays a protocol error (rethrown). */
+export function thrownToResult(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  error: unknown,
+): CallToolResult {
+  if (error instanceof RpcError) throw error; // e.g. -32042 URL elicitation required: a protocol error
+  if (error instanceof ToolError || error instanceof LocalError) return toolError(error.message);
+  deps.report(error, `tool "${entry.name}" threw`);
+  if (deps.exposeErrorMessages && error instanceof Error) return toolError(error.message);
+  return toolError(`Tool "${entry.name}" failed with an internal error`);
+}
+
+/** The output-schema and serialisation half of {@link checkOutput}. */
+function finishStructured(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  result: CallToolResult,
+): CallToolResult {
+  if (
+    result.structuredContent !== undefined &&
+    result.content.length === 0 &&
+    (entry.structuredText ?? deps.structuredText)
+  ) {
+    result.content = [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
+  }
+  return result;
+}
+
+function outputBroken(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  issues: SchemaIssue[],
+): CallToolResult {
+  const detail = describeIssues(issues);
+  deps.report(new Error(detail), `tool "${entry.name}" broke its output schema`);
+  return toolError(
+    `Tool "${entry.name}" returned structured content that does not match its output schema: ${detail}`,
+  );
+}
+
+/** Checks what a handler returned; asynchronous only when an output schema validates asynchronously. */
+export function checkOutput(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  value: unknown,
+): CallToolResult | Promise<CallToolResult> {
+  const checked = checkToolResult(value);
+  if (!checked.ok) {
+    deps.report(new Error(checked.problem), `tool "${entry.name}" returned an invalid result`);
+    return toolError(`Tool "${entry.name}" returned an invalid result: ${checked.problem}`);
+  }
+  const result = checked.result;
+  if (!entry.output || result.isError === true) return finishStructured(deps, entry, result);
+  if (result.structuredContent === undefined) {
+    deps.report(new Error('no structuredContent'), `tool "${entry.name}" broke its output schema`);
+    return toolError(
+      `Tool "${entry.name}" declares an output schema but returned no structured content`,
+    );
+  }
+  const apply = (check: ToolSchemaCheck): CallToolResult => {
+    if (!check.ok) return outputBroken(deps, entry, check.issues);
+    result.structuredContent = check.value as Record<string, unknown>;
+    return finishStructured(deps, entry, result);
+  };
+  const check = entry.output.validate(result.structuredContent);
+  return check instanceof Promise ? check.then(apply) : apply(check);
+}
+
+/** The result as the session's revision receives it, unless it is too large to send. */
+export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
+  const out = callToolResultForRevision(result, plan.features);
+  const { entry, deps } = plan;
+  const limit = entry.maxResultBytes ?? deps.maxResultBytes;
+  const size = oversizeOf(out, limit);
+  if (size === undefined) return out;
+  const message = `Tool "${entry.name}" returned ${size} bytes, over the ${limit}-byte limit on a result; it was not sent`;
+  deps.report(new Error(message), `tool "${entry.name}" returned an oversized result`);
+  return callToolResultForRevision(toolError(message), plan.features);
+}
