@@ -5,13 +5,34 @@
  * when someone reads `signal`.
  */
 
+/** Told once when a request is cancelled: an object, so watching allocates nothing. */
+export interface CancelWatcher {
+  cancelled(reason: unknown): void;
+}
+
+/**
+ * Where a call's cancellation comes from (a request the connection tracks, or a task's token):
+ * one watcher, told synchronously, and the token itself, created only when someone needs its
+ * AbortSignal.
+ */
+export interface CancelSource {
+  readonly cancellation: Cancellation;
+  /** Cancels (once). */
+  cancel(reason: unknown): void;
+  /** Tells `watcher` on cancellation (at once if already cancelled). One watcher at a time. */
+  watch(watcher: CancelWatcher): void;
+  /** Forgets the watcher (its call ended), so nothing it holds stays reachable from here. */
+  unwatch(): void;
+}
+
 /** A one-shot cancellation with an optional parent whose cancellation it follows. */
-export class Cancellation {
+export class Cancellation implements CancelSource {
   private done = false;
   private why: unknown;
   /** The first listener, kept without an array: most tokens get one at most. */
   private first: ((reason: unknown) => void) | undefined;
   private listeners: Array<(reason: unknown) => void> | undefined;
+  private watcher: CancelWatcher | undefined;
   private controller: AbortController | undefined;
 
   constructor(parent?: Cancellation) {
@@ -47,19 +68,27 @@ export class Cancellation {
     this.controller?.abort(reason);
     const first = this.first;
     const listeners = this.listeners;
+    const watcher = this.watcher;
     this.first = undefined;
     this.listeners = undefined;
+    this.watcher = undefined;
     first?.(reason);
     if (listeners) for (const listener of listeners) listener(reason);
+    watcher?.cancelled(reason);
   }
 
-  /** Forgets a listener (its owner finished), so the token no longer keeps it reachable. */
-  offCancel(listener: (reason: unknown) => void): void {
-    if (this.first === listener) this.first = undefined;
-    else if (this.listeners) {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    }
+  /** The token itself (a Cancellation is its own source). */
+  get cancellation(): Cancellation {
+    return this;
+  }
+
+  watch(watcher: CancelWatcher): void {
+    if (this.done) watcher.cancelled(this.why);
+    else this.watcher = watcher;
+  }
+
+  unwatch(): void {
+    this.watcher = undefined;
   }
 
   /** Runs `listener` on cancellation (at once if already cancelled). */

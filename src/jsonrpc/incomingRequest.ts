@@ -5,12 +5,15 @@
  * finish without ever needing one.
  */
 import type { BatchCollector } from './batch.js';
-import { Cancellation } from './cancellation.js';
+import { Cancellation, type CancelSource, type CancelWatcher } from './cancellation.js';
 import type { MessageInfo } from './transport.js';
 import type { JsonRpcRequest, RequestId } from './types.js';
 
-/** What a request handler learns about the request besides its params. */
-export interface IncomingRequestContext {
+/**
+ * What a request handler learns about the request besides its params; it is also where the
+ * request's cancellation comes from (a {@link CancelSource}).
+ */
+export interface IncomingRequestContext extends CancelSource {
   readonly id: RequestId;
   readonly method: string;
   /** Cancelled when the peer cancels the request or the connection closes. */
@@ -23,13 +26,14 @@ export interface IncomingRequestContext {
 }
 
 /** The connection's record of a request in flight. */
-export class IncomingRequest implements IncomingRequestContext {
+export class IncomingRequest implements IncomingRequestContext, CancelSource {
   readonly id: RequestId;
   readonly method: string;
   /** Set when the peer cancelled it: no response may be sent. */
   cancelledByPeer = false;
   private token: Cancellation | undefined;
   private early: { reason: unknown } | undefined;
+  private watcher: CancelWatcher | undefined;
 
   /**
    * The request itself while it waits for a slot; taken when its handler starts, so a record that
@@ -78,7 +82,24 @@ export class IncomingRequest implements IncomingRequestContext {
 
   /** Cancels the request's work (idempotent; the first reason wins). */
   cancel(reason: unknown): void {
-    if (this.token) this.token.cancel(reason);
-    else this.early ??= { reason };
+    if (this.token) {
+      if (this.token.isCancelled) return;
+      this.token.cancel(reason);
+    } else if (this.early) return;
+    else this.early = { reason };
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    watcher?.cancelled(reason);
+  }
+
+  /** Tells `watcher` when the request is cancelled (at once if it already is). */
+  watch(watcher: CancelWatcher): void {
+    if (this.early || this.token?.isCancelled)
+      watcher.cancelled(this.early ? this.early.reason : this.token?.reason);
+    else this.watcher = watcher;
+  }
+
+  unwatch(): void {
+    this.watcher = undefined;
   }
 }

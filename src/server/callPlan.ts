@@ -2,7 +2,7 @@
  * @module What one `tools/call` carries through the pipeline: the server's dependencies, the
  * request as the session hands it over, and the plan once the tool is found.
  */
-import type { Cancellation } from '../jsonrpc/cancellation.js';
+import type { CancelSource } from '../jsonrpc/cancellation.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
@@ -40,7 +40,7 @@ export interface CallRequest {
   readonly id: RequestId;
   readonly params: JsonObject | undefined;
   /** The request as the connection tracks it; its cancellation is created only when needed. */
-  readonly incoming: { readonly cancellation: Cancellation };
+  readonly incoming: CancelSource;
   readonly identity: Identity | undefined;
   /** The caller's network address, when the transport knows it (rate limits of anonymous callers). */
   readonly clientAddress: string | undefined;

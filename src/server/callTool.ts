@@ -3,7 +3,6 @@
  * arguments (error form per revision), run the handler under a deadline, check what it returned,
  * enforce the output schema, and convert the result for the session's revision.
  */
-import type { Cancellation } from '../jsonrpc/cancellation.js';
 import { Deferred } from '../jsonrpc/deferred.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
@@ -39,21 +38,17 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * Runs the handler and answers with the projected result. A handler that returns a plain value
  * is finished without any promise; one that returns a promise becomes a {@link PendingCall}.
  */
-function execute(
-  plan: CallPlan,
-  call: { args: unknown; context: CallContext; cancellation: () => Cancellation },
-): CallOutcome {
+function execute(plan: CallPlan, args: unknown, context: CallContext): CallOutcome {
   const { deps, entry } = plan;
-  const { context } = call;
   let returned: unknown;
   try {
-    returned = entry.handler(call.args as never, context);
+    returned = entry.handler(args as never, context);
   } catch (error) {
     context.finish();
     return projected(plan, thrownToResult(deps, entry, error));
   }
   if (isThenable(returned))
-    return new PendingCall(plan, context, call.cancellation()).start(returned);
+    return new PendingCall(plan, context, plan.request.incoming).start(returned);
   context.finish();
   const result = checkOutput(deps, entry, returned);
   return result instanceof Promise
@@ -99,7 +94,11 @@ function startToolTask(
         task: binding,
       });
       const result = await asPromise(
-        execute(plan, { args: validated.value, context, cancellation: () => cancellation }),
+        execute(
+          { ...plan, request: { ...request, incoming: cancellation } },
+          validated.value,
+          context,
+        ),
       );
       return result as unknown as JsonObject;
     },
@@ -123,12 +122,7 @@ function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcom
     incoming: request.incoming,
     identity: request.identity,
   });
-  const incoming = request.incoming;
-  return execute(plan, {
-    args: validated.value,
-    context,
-    cancellation: () => incoming.cancellation,
-  });
+  return execute(plan, validated.value, context);
 }
 
 /**

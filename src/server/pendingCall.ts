@@ -9,7 +9,7 @@
  * half of a call's CPU time in the stdio benchmark. Here it costs the handler's promise, one
  * `.then`, a Set entry in the server's {@link DeadlineSweep} and one cancellation listener.
  */
-import type { Cancellation } from '../jsonrpc/cancellation.js';
+import type { CancelSource, CancelWatcher } from '../jsonrpc/cancellation.js';
 import { Deferred } from '../jsonrpc/deferred.js';
 import { LocalError } from '../jsonrpc/errors.js';
 import type { CallToolResult } from '../protocol/types.js';
@@ -20,7 +20,7 @@ import { toolError } from './results.js';
 import type { CallContext } from './toolContext.js';
 
 /** One call in flight after its handler returned a promise. */
-export class PendingCall extends Deferred<CallToolResult> implements Expiring {
+export class PendingCall extends Deferred<CallToolResult> implements Expiring, CancelWatcher {
   readonly deadlineAt: number;
   sweepPrev: Expiring | undefined = undefined;
   sweepNext: Expiring | undefined = undefined;
@@ -30,7 +30,7 @@ export class PendingCall extends Deferred<CallToolResult> implements Expiring {
   constructor(
     private readonly plan: CallPlan,
     private readonly context: CallContext,
-    private readonly cancellation: Cancellation,
+    private readonly source: CancelSource,
   ) {
     super();
     this.deadlineAt = Date.now() + this.timeoutMs;
@@ -43,7 +43,7 @@ export class PendingCall extends Deferred<CallToolResult> implements Expiring {
   /** Starts waiting for `returned`; the call settles itself from here on. */
   start(returned: PromiseLike<unknown>): this {
     this.plan.deps.deadlines.add(this);
-    this.cancellation.onCancel(this.onCancelled);
+    this.source.watch(this);
     returned.then(this.onValue, this.onThrown);
     return this;
   }
@@ -51,7 +51,7 @@ export class PendingCall extends Deferred<CallToolResult> implements Expiring {
   /** The deadline passed: cancel the call (its handler's signal aborts) and answer so. */
   expire(): void {
     const { entry } = this.plan;
-    this.cancellation.cancel(
+    this.source.cancel(
       new LocalError('timeout', `Tool "${entry.name}" did not finish within ${this.timeoutMs} ms`),
     );
   }
@@ -65,7 +65,11 @@ export class PendingCall extends Deferred<CallToolResult> implements Expiring {
       this.reject(error);
       return;
     }
-    if (result instanceof Promise) result.then(this.answer, (error: unknown) => this.reject(error));
+    if (result instanceof Promise)
+      result.then(
+        (checked) => this.answer(checked),
+        (error: unknown) => this.reject(error),
+      );
     else this.answer(result);
   };
 
@@ -82,23 +86,23 @@ export class PendingCall extends Deferred<CallToolResult> implements Expiring {
    * Cancelled by the peer (the connection then sends nothing), by the session ending, or by the
    * deadline (then this answer is sent).
    */
-  private readonly onCancelled = (): void => {
+  cancelled(): void {
     if (!this.end()) return;
     this.answer(
       toolError(`Tool "${this.plan.entry.name}" did not finish within ${this.timeoutMs} ms`),
     );
-  };
+  }
 
-  private readonly answer = (result: CallToolResult): void => {
+  private answer(result: CallToolResult): void {
     this.resolve(projected(this.plan, result));
-  };
+  }
 
   /** Marks the race as decided; false when it already was. */
   private end(): boolean {
     if (!this.running) return false;
     this.running = false;
     this.plan.deps.deadlines.remove(this);
-    this.cancellation.offCancel(this.onCancelled);
+    this.source.unwatch();
     this.context.finish();
     return true;
   }
