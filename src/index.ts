@@ -85,6 +85,7 @@ export type {
   ProgressToken,
   RequestId,
 } from './jsonrpc/types.js';
+export { JsonSchemaNotLoaded, preloadJsonSchemaSupport } from './protocol/ajvLoader.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
 export type { ProtocolVersion } from './protocol/versions.js';
 export type {

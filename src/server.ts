@@ -1,6 +1,7 @@
 /**
  * @module `toolwire/server`: the MCP tools server, result helpers and their types.
  */
+export { JsonSchemaNotLoaded, preloadJsonSchemaSupport } from './protocol/ajvLoader.js';
 export { McpServer } from './server/mcpServer.js';
 export type { ConnectOptions, ServerOptions, ToolVisibility } from './server/mcpServer.js';
 export { ServerSession } from './server/serverSession.js';

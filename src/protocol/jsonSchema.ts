@@ -3,10 +3,8 @@
  * Dialects follow MCP 2025-11-25 (SEP-1613): no `$schema` means 2020-12; draft-07 and 2019-09 are
  * accepted when declared; anything else is refused with a clear error.
  */
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type { Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModules } from './ajvLoader.js';
 
 /** A JSON Schema dialect toolwire can validate. */
 export type JsonSchemaDialect = '2020-12' | '2019-09' | 'draft-07';
@@ -59,13 +57,6 @@ export function dialectOf(
   return dialect;
 }
 
-type FormatsPlugin = (ajv: Ajv) => unknown;
-// ajv-formats is CommonJS; under NodeNext its default import is the module object in types but
-// the plugin function at run time. Accept both shapes.
-const addFormats: FormatsPlugin =
-  (addFormatsImport as unknown as { default?: FormatsPlugin }).default ??
-  (addFormatsImport as unknown as FormatsPlugin);
-
 const instances = new Map<JsonSchemaDialect, Ajv>();
 
 function ajvFor(dialect: JsonSchemaDialect): Ajv {
@@ -79,10 +70,11 @@ function ajvFor(dialect: JsonSchemaDialect): Ajv {
     useDefaults: false, // never mutate the arguments that are dispatched
     coerceTypes: false,
   } as const;
-  if (dialect === '2020-12') ajv = new Ajv2020(options);
-  else if (dialect === '2019-09') ajv = new Ajv2019(options);
-  else ajv = new Ajv(options);
-  addFormats(ajv);
+  const modules = ajvModules();
+  if (dialect === '2020-12') ajv = new modules.Ajv2020(options);
+  else if (dialect === '2019-09') ajv = new modules.Ajv2019(options);
+  else ajv = new modules.Ajv(options);
+  modules.addFormats(ajv);
   instances.set(dialect, ajv);
   return ajv;
 }
