@@ -30,8 +30,7 @@ type SyncRequire = (id: string) => unknown;
 function syncRequire(): SyncRequire | undefined {
   const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const moduleApi = host?.getBuiltinModule?.('module') as
-    | { createRequire?: (from: string) => SyncRequire }
-    | undefined;
+    { createRequire?: (from: string) => SyncRequire } | undefined;
   return moduleApi?.createRequire?.(import.meta.url);
 }
 
