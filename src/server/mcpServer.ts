@@ -6,6 +6,7 @@ import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './sessionState.js';
+import { RawJson } from '../jsonrpc/rawJson.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './callTool.js';
@@ -137,6 +138,9 @@ export class McpServer {
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly deadlines = new DeadlineSweep();
   private changes = 0;
+  /** Serialised `tools/list` pages by revision and position, valid while `changes` is `pagesAt`. */
+  private readonly pages = new Map<string, RawJson<ListToolsResult>>();
+  private pagesAt = -1;
 
   constructor(
     readonly serverInfo: Implementation,
@@ -307,16 +311,42 @@ export class McpServer {
     return entry;
   }
 
+  /**
+   * One `tools/list` page. Without a visibility hook every caller of a revision sees the same
+   * page, so it is built and serialised once ({@link RawJson}) and reused until the registry
+   * changes: serialising a thousand definitions was most of the cost of answering.
+   */
   private listTools(
     session: SessionPort,
     identity: Identity | undefined,
     cursor: string | undefined,
-  ): ListToolsResult {
+  ): ListToolsResult | RawJson<ListToolsResult> {
     const after = cursor === undefined ? 0 : decodeCursor(cursor, this.registry.highestSeq);
+    const version = session.info.protocolVersion;
+    if (this.options.visibility) return this.buildPage(after, session, identity);
+    if (this.pagesAt !== this.changes) {
+      this.pages.clear();
+      this.pagesAt = this.changes;
+    }
+    const key = `${version} ${after}`;
+    let page = this.pages.get(key);
+    if (!page) {
+      if (this.pages.size >= 256) this.pages.clear();
+      page = new RawJson(this.buildPage(after, session, identity));
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  private buildPage(
+    after: number,
+    session: SessionPort,
+    identity: Identity | undefined,
+  ): ListToolsResult {
+    const version = session.info.protocolVersion;
     const page = this.registry.page(after, this.pageSize, (e) =>
       this.isVisible(e, session, identity),
     );
-    const version = session.info.protocolVersion;
     const tools = page.entries.map((e) => projectedDefinition(e, version));
     return page.nextAfter === undefined
       ? { tools }

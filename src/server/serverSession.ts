@@ -8,6 +8,7 @@ import {
   type RequestOptions,
 } from '../jsonrpc/connection.js';
 import type { Deferred } from '../jsonrpc/deferred.js';
+import type { RawJson } from '../jsonrpc/rawJson.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type {
@@ -55,7 +56,7 @@ export interface SessionHost {
     session: SessionPort,
     identity: Identity | undefined,
     cursor: string | undefined,
-  ): ListToolsResult;
+  ): ListToolsResult | RawJson<ListToolsResult>;
   readonly callDependencies: CallDependencies;
   readonly connectionOptions: { maxInFlight: number; maxQueued: number; requestTimeoutMs: number };
   sessionClosed(session: ServerSession): void;

@@ -3,6 +3,7 @@
  * process. Messages are serialised and decoded as on a real wire, so a test sees exactly what a
  * remote peer would: no shared object references, the same depth limit, the same decode errors.
  */
+import { encodeMessage } from '../jsonrpc/rawJson.js';
 import { decodeMessage } from '../jsonrpc/decode.js';
 import { LocalError } from '../jsonrpc/errors.js';
 import type { MessageInfo, Transport } from '../jsonrpc/transport.js';
@@ -48,7 +49,7 @@ export class InMemoryTransport implements Transport {
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     const peer = this.peer;
     if (this.closed || !peer || peer.closed) throw new LocalError('closed', 'Transport is closed');
-    const text = JSON.stringify(message);
+    const text = encodeMessage(message);
     queueMicrotask(() => peer.receive(text));
   }
 

@@ -4,6 +4,7 @@
  */
 import { decodeMessage, peekEnvelope } from '../../jsonrpc/decode.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { encodeMessage } from '../../jsonrpc/rawJson.js';
 import type { Transport } from '../../jsonrpc/transport.js';
 import { isUtf8 } from 'node:buffer';
 import { LineDecoder, type Utf8Decode } from './lineDecoder.js';
@@ -58,5 +59,5 @@ export function decoderFor(
 
 /** Serialises one outgoing message as a line. */
 export function encodeLine(message: unknown): string {
-  return JSON.stringify(message) + '\n';
+  return encodeMessage(message) + '\n';
 }
