@@ -7,10 +7,9 @@
  * a keep-alive agent. Figures: calls/s and p50/p99 latency with 1, 16 and 64 concurrent clients,
  * the server's CPU time per call at 16 clients, new-session time, RSS after the run.
  */
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { agentFor, BenchSession, HttpServerProcess } from './httpDriver.js';
-import { finish, type Figure, type RoundFigures } from './report.js';
+import { runBench, type Figure, type RoundFigures } from './report.js';
 import { median, msSince, quantile } from './stats.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -108,32 +107,23 @@ async function measure(name: Name): Promise<RoundFigures> {
   return figures;
 }
 
-const loadStart = loadavg();
-const names = Object.keys(SERVERS) as Name[];
-const perRound = Object.fromEntries(names.map((n) => [n, [] as RoundFigures[]]));
-for (let r = 0; r < ROUNDS; r++) {
-  for (const name of names) {
-    process.stderr.write(`[bench http] round ${r + 1}/${ROUNDS}: ${name}\n`);
-    perRound[name]?.push(await measure(name));
-  }
-}
-finish(
+await runBench(
   {
     bench: 'http',
     quick,
     rounds: ROUNDS,
-    loadStart,
-    servers: Object.fromEntries(names.map((n) => [n, SERVERS[n].label])),
+    servers: SERVERS,
     figures: FIGURES,
-    perRound,
+    ratios: [
+      { header: 'tw/ceiling', of: 'toolwire', to: 'ceiling' },
+      { header: 'tw/SDK SSE', of: 'toolwire', to: 'sdk' },
+      { header: 'tw/SDK JSON', of: 'toolwire', to: 'sdk-json' },
+      { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
+    ],
+    note:
+      `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). Calls per client count ` +
+      `${CLIENTS.map((n) => `${n}: ${CALLS[n]}`).join(', ')}; ${NEW_SESSIONS} new sessions; ` +
+      `one session per client on a keep-alive node:http agent.`,
   },
-  [
-    { header: 'tw/ceiling', of: 'toolwire', to: 'ceiling' },
-    { header: 'tw/SDK SSE', of: 'toolwire', to: 'sdk' },
-    { header: 'tw/SDK JSON', of: 'toolwire', to: 'sdk-json' },
-    { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
-  ],
-  `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). Calls per client count ` +
-    `${CLIENTS.map((n) => `${n}: ${CALLS[n]}`).join(', ')}; ${NEW_SESSIONS} new sessions; ` +
-    `one session per client on a keep-alive node:http agent.`,
+  (name) => measure(name as Name),
 );

@@ -116,26 +116,57 @@ export function resultTable(result: BenchResult, ratios: readonly Ratio[]): stri
   return markdownTable(header, rows);
 }
 
-/** Gathers a run's figures into a result, prints its table, and writes .bench-out/<bench>.json. */
-export function finish(
-  run: Omit<BenchResult, 'summary' | 'loadEnd' | 'node'>,
-  ratios: readonly Ratio[],
-  note: string,
-): BenchResult {
+/** What a benchmark measures, and how it prints it. */
+export interface BenchSpec {
+  bench: string;
+  quick: boolean;
+  rounds: number;
+  /** Server name -> its column header (`label`), in the order they run each round. */
+  servers: Record<string, { label: string }>;
+  figures: Figure[];
+  ratios: Ratio[];
+  /** A line under the title: what was counted, how. */
+  note: string;
+}
+
+/**
+ * Runs `measure` for every server, round after round (the servers interleaved, so a noisy moment
+ * of a shared machine hits one round of each rather than all rounds of one), then prints the table
+ * and writes .bench-out/<bench>.json.
+ */
+export async function runBench(
+  spec: BenchSpec,
+  measure: (server: string) => Promise<RoundFigures>,
+): Promise<BenchResult> {
+  const loadStart = loadavg();
+  const names = Object.keys(spec.servers);
+  const perRound: Record<string, RoundFigures[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < spec.rounds; r++) {
+    for (const name of names) {
+      process.stderr.write(`[bench ${spec.bench}] round ${r + 1}/${spec.rounds}: ${name}\n`);
+      perRound[name]?.push(await measure(name));
+    }
+  }
   const result: BenchResult = {
-    ...run,
+    bench: spec.bench,
     node: process.version,
+    quick: spec.quick,
+    rounds: spec.rounds,
+    loadStart,
     loadEnd: loadavg(),
-    summary: summarize(run.perRound, run.figures),
+    servers: Object.fromEntries(names.map((n) => [n, spec.servers[n]?.label ?? n])),
+    figures: spec.figures,
+    perRound,
+    summary: summarize(perRound, spec.figures),
   };
   console.log(
-    `\n${run.bench} benchmark: ${run.rounds} interleaved round(s), median [min-max]; ` +
-      `node ${process.version}; load average ${formatLoad(run.loadStart)} at start, ` +
-      `${formatLoad(result.loadEnd)} at end\n${note}\n`,
+    `\n${spec.bench} benchmark: ${spec.rounds} interleaved round(s), median [min-max]; ` +
+      `node ${process.version}; load average ${formatLoad(loadStart)} at start, ` +
+      `${formatLoad(result.loadEnd)} at end\n${spec.note}\n`,
   );
-  console.log(resultTable(result, ratios));
+  console.log(resultTable(result, spec.ratios));
   mkdirSync(OUT, { recursive: true });
-  writeFileSync(`${OUT}${run.bench}.json`, JSON.stringify(result, null, 2));
+  writeFileSync(`${OUT}${spec.bench}.json`, JSON.stringify(result, null, 2));
   return result;
 }
 

@@ -7,10 +7,9 @@
  * and the server's CPU time per call with 64 calls in flight; tools/list of 1000 tools; cold start
  * to the first tools/list answer; RSS after the run.
  */
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { LineClient } from './lineClient.js';
-import { finish, type Figure, type RoundFigures } from './report.js';
+import { runBench, type Figure, type RoundFigures } from './report.js';
 import { median, msSince, quantile } from './stats.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -116,30 +115,21 @@ async function measure(name: Name): Promise<RoundFigures> {
   };
 }
 
-const loadStart = loadavg();
-const names = Object.keys(SERVERS) as Name[];
-const perRound = Object.fromEntries(names.map((n) => [n, [] as RoundFigures[]]));
-for (let r = 0; r < ROUNDS; r++) {
-  for (const name of names) {
-    process.stderr.write(`[bench stdio] round ${r + 1}/${ROUNDS}: ${name}\n`);
-    perRound[name]?.push(await measure(name));
-  }
-}
-finish(
+await runBench(
   {
     bench: 'stdio',
     quick,
     rounds: ROUNDS,
-    loadStart,
-    servers: Object.fromEntries(names.map((n) => [n, SERVERS[n].label])),
+    servers: SERVERS,
     figures: FIGURES,
-    perRound,
+    ratios: [
+      { header: 'tw/ceiling', of: 'toolwire', to: 'ceiling' },
+      { header: 'tw/SDK', of: 'toolwire', to: 'sdk' },
+      { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
+    ],
+    note:
+      `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). ${PIPELINED} calls at ${IN_FLIGHT} in flight, ` +
+      `${SEQUENTIAL} sequential, ${LISTS} tools/list, ${COLD_STARTS} cold starts per server and round.`,
   },
-  [
-    { header: 'tw/ceiling', of: 'toolwire', to: 'ceiling' },
-    { header: 'tw/SDK', of: 'toolwire', to: 'sdk' },
-    { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
-  ],
-  `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). ${PIPELINED} calls at ${IN_FLIGHT} in flight, ` +
-    `${SEQUENTIAL} sequential, ${LISTS} tools/list, ${COLD_STARTS} cold starts per server and round.`,
+  (name) => measure(name as Name),
 );
