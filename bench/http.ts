@@ -35,11 +35,11 @@ const SERVERS = {
 type Name = keyof typeof SERVERS;
 
 const quick = process.argv.includes('--quick');
-const ROUNDS = quick ? 1 : 3;
+const ROUNDS = quick ? 1 : 5;
 const CLIENTS = [1, 16, 64] as const;
 const CALLS: Record<number, number> = quick
   ? { 1: 300, 16: 2000, 64: 2000 }
-  : { 1: 1500, 16: 10_000, 64: 10_000 };
+  : { 1: 1000, 16: 8000, 64: 8000 };
 const NEW_SESSIONS = quick ? 10 : 30;
 
 const FIGURES: Figure[] = [
