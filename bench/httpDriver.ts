@@ -3,8 +3,8 @@
  * reading JSON or SSE responses. The same driver for every server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { cpuNs, memoryMiB } from './procStats.js';
 
 /** A spawned HTTP server and its URL. */
 export class HttpServerProcess {
@@ -21,16 +21,19 @@ export class HttpServerProcess {
     );
   }
 
-  /** CPU time used so far (user + system), in milliseconds. */
-  cpuMs(): number {
-    const fields =
-      readFileSync(`/proc/${this.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at 100 Hz
+  /** CPU time the server process has used so far, in nanoseconds (Linux /proc). */
+  cpuNs(): number {
+    return cpuNs(this.pid);
   }
 
+  /** Resident set size of the server process now, in MiB (Linux /proc). */
   rssMiB(): number {
-    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+    return memoryMiB(this.pid).rss;
+  }
+
+  private get pid(): number {
+    if (this.child.pid === undefined) throw new Error('the server process did not start');
+    return this.child.pid;
   }
 
   async stop(): Promise<void> {

@@ -1,9 +1,11 @@
 /**
  * @module A minimal JSON-lines driver for benchmarks: the same cheap client for every server, so
- * the figures compare servers, not clients.
+ * the figures compare servers, not clients. Requests made in one tick (the lanes a chunk of
+ * responses released) are written with one write(), as responses are by the ceiling: a client
+ * that paid a system call per request would be slower than the fastest servers it measures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpuNs, memoryMiB } from './procStats.js';
 
 /** One spawned server and its pending requests. */
 export class LineClient {
@@ -11,6 +13,7 @@ export class LineClient {
   private readonly pending = new Map<number, (result: unknown) => void>();
   private nextId = 1;
   private buffer = '';
+  private outgoing = '';
   readonly spawnedAt = process.hrtime.bigint();
 
   constructor(command: string, args: string[], env?: Record<string, string>) {
@@ -23,26 +26,42 @@ export class LineClient {
   }
 
   private onData(chunk: string): void {
-    this.buffer += chunk;
-    let nl: number;
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl);
-      this.buffer = this.buffer.slice(nl + 1);
-      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+    const text = this.buffer + chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      const message = JSON.parse(text.slice(start, nl)) as {
+        id?: number;
+        result?: unknown;
+        error?: unknown;
+      };
+      start = nl + 1;
       if (message.id === undefined) continue;
       const resolve = this.pending.get(message.id);
       this.pending.delete(message.id);
       if (message.error) throw new Error(`server error: ${JSON.stringify(message.error)}`);
       resolve?.(message.result);
     }
+    this.buffer = text.slice(start);
   }
+
+  /** Queues one line; the lines of a tick are written together once the tick's work is done. */
+  private send(message: object): void {
+    if (this.outgoing.length === 0) process.nextTick(this.flush);
+    this.outgoing += JSON.stringify(message) + '\n';
+  }
+
+  private readonly flush = (): void => {
+    const lines = this.outgoing;
+    this.outgoing = '';
+    this.child.stdin?.write(lines);
+  };
 
   /** Sends one request; resolves with its result. */
   request(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.child.stdin?.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      this.send({ jsonrpc: '2.0', id, method, params });
     });
   }
 
@@ -53,16 +72,22 @@ export class LineClient {
       capabilities: {},
       clientInfo: { name: 'bench', version: '1' },
     });
-    this.child.stdin?.write(
-      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n',
-    );
+    this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   /** Resident set size of the server process now, and its peak, in MiB (Linux /proc). */
-  memory(): { rssMiB: number; peakMiB: number } {
-    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-    return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+  memory(): { rss: number; peak: number } {
+    return memoryMiB(this.pid);
+  }
+
+  /** CPU time the server process has used so far, in nanoseconds (Linux /proc). */
+  cpuNs(): number {
+    return cpuNs(this.pid);
+  }
+
+  private get pid(): number {
+    if (this.child.pid === undefined) throw new Error('the server process did not start');
+    return this.child.pid;
   }
 
   /** Ends the process and waits for it. */

@@ -1,80 +1,96 @@
 /**
- * The stdio benchmark: toolwire, the official SDK and a bare JSON-lines echo (the ceiling), side by
- * side in one run, in interleaved rounds (the median of the rounds is reported, which damps the
- * noise of a shared machine). Figures: sequential tools/call latency, pipelined throughput at 16
- * and 64 in flight, tools/list of 1000 tools, cold start to the first tools/list answer, RSS.
+ * The stdio benchmark: the default toolwire server (Zod schemas, async handlers), the same server
+ * with JSON Schemas and synchronous handlers, the official SDK's server with the same tools, and a
+ * bare JSON-lines process (the ceiling), in interleaved rounds (median [min-max] over the rounds,
+ * which damps the noise of a shared machine). Each offers `echo` plus 999 generated tools; one
+ * client drives them all the same way. Figures: sequential call latency; calls/s, p50/p99 latency
+ * and the server's CPU time per call with 64 calls in flight; tools/list of 1000 tools; cold start
+ * to the first tools/list answer; RSS after the run.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LineClient } from './lineClient.js';
+import { runBench, type Figure, type RoundFigures } from './report.js';
 import { median, msSince, quantile } from './stats.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const SERVERS = {
-  toolwire: here('./servers/toolwireServer.js'),
-  sdk: here('./servers/sdkServer.js'),
-  ceiling: here('./servers/echoCeiling.js'),
+  toolwire: { script: here('./servers/toolwireServer.js'), label: 'toolwire async+Zod' },
+  'toolwire-sync': {
+    script: here('./servers/toolwireJsonServer.js'),
+    label: 'toolwire sync+JSON',
+  },
+  sdk: { script: here('./servers/sdkServer.js'), label: 'SDK' },
+  ceiling: { script: here('./servers/echoCeiling.js'), label: 'ceiling' },
 } as const;
 type Name = keyof typeof SERVERS;
 
 const quick = process.argv.includes('--quick');
-const ROUNDS = quick ? 1 : 3;
+const ROUNDS = quick ? 1 : 5;
 const SEQUENTIAL = quick ? 300 : 2000;
-const PIPELINED = quick ? 2000 : 40_000;
-const LISTS = quick ? 20 : 100;
-const COLD_STARTS = quick ? 2 : 5;
+const IN_FLIGHT = 64;
+const PIPELINED = quick ? 4000 : 100_000;
+const LISTS = quick ? 10 : 40;
+const COLD_STARTS = quick ? 2 : 4;
 
-interface Figures {
-  p50: number;
-  p99: number;
-  rps16: number;
-  rps64: number;
-  list1000: number;
-  coldStart: number;
-  rss: number;
-  peakRss: number;
-}
+const FIGURES: Figure[] = [
+  { key: 'p50_1', label: 'call p50 (ms), 1 in flight', better: 'lower' },
+  { key: 'p99_1', label: 'call p99 (ms), 1 in flight', better: 'lower' },
+  { key: 'rps64', label: 'calls/s, 64 in flight', better: 'higher' },
+  { key: 'cpuUs64', label: 'server CPU µs per call, 64 in flight', better: 'lower' },
+  { key: 'p50_64', label: 'call p50 (ms), 64 in flight', better: 'lower' },
+  { key: 'p99_64', label: 'call p99 (ms), 64 in flight', better: 'lower' },
+  { key: 'list1000', label: 'tools/list of 1000 tools (ms)', better: 'lower' },
+  { key: 'coldStart', label: 'cold start to first tools/list (ms)', better: 'lower' },
+  { key: 'rss', label: 'RSS after the run (MiB)', better: 'lower' },
+  { key: 'peakRss', label: 'peak RSS (MiB)', better: 'lower' },
+];
 
 const call = (c: LineClient) =>
   c.request('tools/call', { name: 'echo', arguments: { message: 'hello' } });
 
-async function pipelined(c: LineClient, inFlight: number, total: number): Promise<number> {
+/** `total` calls from `inFlight` lanes: calls/s and the latency of every call (ms). */
+async function pipelined(c: LineClient, inFlight: number, total: number) {
   let sent = 0;
+  const latencies: number[] = [];
   const start = process.hrtime.bigint();
   const lane = async () => {
     while (sent < total) {
       sent++;
+      const t = process.hrtime.bigint();
       await call(c);
+      latencies.push(msSince(t));
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  return total / (msSince(start) / 1000);
+  return { rps: total / (msSince(start) / 1000), latencies };
 }
 
-async function measure(name: Name): Promise<Figures> {
-  // Cold start: spawn to the first tools/list answer.
+async function measure(name: Name): Promise<RoundFigures> {
+  const script = SERVERS[name].script;
+  // Cold start: spawn to the first tools/list answer (after initialize, as a host does).
   const colds: number[] = [];
   for (let i = 0; i < COLD_STARTS; i++) {
-    const c = new LineClient(process.execPath, [SERVERS[name]]);
+    const c = new LineClient(process.execPath, [script]);
     await c.initialize();
     await c.request('tools/list');
     colds.push(msSince(c.spawnedAt));
     await c.close();
   }
-  const c = new LineClient(process.execPath, [SERVERS[name]]);
+  const c = new LineClient(process.execPath, [script]);
   await c.initialize();
-  // Warm-up, the same for every server: both the sequential and the pipelined paths get hot
-  // before anything is timed.
+  // Warm-up, the same for every server: the sequential and pipelined paths get hot (JIT) before
+  // anything is timed.
   for (let i = 0; i < 500; i++) await call(c);
-  await pipelined(c, 16, PIPELINED / 4);
-  const latencies: number[] = [];
+  await pipelined(c, IN_FLIGHT, PIPELINED / 4);
+  const sequential: number[] = [];
   for (let i = 0; i < SEQUENTIAL; i++) {
     const t = process.hrtime.bigint();
     await call(c);
-    latencies.push(msSince(t));
+    sequential.push(msSince(t));
   }
-  const rps16 = await pipelined(c, 16, PIPELINED);
-  const rps64 = await pipelined(c, 64, PIPELINED);
+  const cpuBefore = c.cpuNs();
+  const loaded = await pipelined(c, IN_FLIGHT, PIPELINED);
+  const cpuUs64 = (c.cpuNs() - cpuBefore) / 1000 / PIPELINED;
   const lists: number[] = [];
   for (let i = 0; i < LISTS; i++) {
     const t = process.hrtime.bigint();
@@ -83,109 +99,37 @@ async function measure(name: Name): Promise<Figures> {
     if (result.tools.length !== 1000)
       throw new Error(`${name} listed ${result.tools.length} tools`);
   }
-  const { rssMiB, peakMiB } = c.memory();
+  const { rss, peak } = c.memory();
   await c.close();
   return {
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-    rps16,
-    rps64,
+    p50_1: quantile(sequential, 0.5),
+    p99_1: quantile(sequential, 0.99),
+    rps64: loaded.rps,
+    cpuUs64,
+    p50_64: quantile(loaded.latencies, 0.5),
+    p99_64: quantile(loaded.latencies, 0.99),
     list1000: median(lists),
     coldStart: median(colds),
-    rss: rssMiB,
-    peakRss: peakMiB,
+    rss,
+    peakRss: peak,
   };
 }
 
-const KEYS: Array<[keyof Figures, string, 'lower' | 'higher']> = [
-  ['p50', 'sequential call p50 (ms)', 'lower'],
-  ['p99', 'sequential call p99 (ms)', 'lower'],
-  ['rps16', 'pipelined calls/s, 16 in flight', 'higher'],
-  ['rps64', 'pipelined calls/s, 64 in flight', 'higher'],
-  ['list1000', 'tools/list of 1000 tools (ms)', 'lower'],
-  ['coldStart', 'cold start to first tools/list (ms)', 'lower'],
-  ['rss', 'RSS after the run (MiB)', 'lower'],
-  ['peakRss', 'peak RSS (MiB)', 'lower'],
-];
-
-const rounds: Record<Name, Figures[]> = { toolwire: [], sdk: [], ceiling: [] };
-for (let r = 0; r < ROUNDS; r++) {
-  for (const name of Object.keys(SERVERS) as Name[]) {
-    process.stderr.write(`[bench] round ${r + 1}/${ROUNDS}: ${name}\n`);
-    rounds[name].push(await measure(name));
-  }
-}
-const result = Object.fromEntries(
-  (Object.keys(rounds) as Name[]).map((name) => [
-    name,
-    Object.fromEntries(KEYS.map(([k]) => [k, median(rounds[name].map((f) => f[k]))])),
-  ]),
-) as unknown as Record<Name, Figures>;
-
-const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
-const rows = KEYS.map(([k, label, better]) => {
-  const t = result.toolwire[k];
-  const s = result.sdk[k];
-  const c = result.ceiling[k];
-  // Ratios read "toolwire is N x": for throughput higher is better, for the rest lower is better.
-  return {
-    label,
-    toolwire: fmt(t),
-    sdk: fmt(s),
-    ceiling: fmt(c),
-    vsCeiling: (t / c).toFixed(2),
-    vsSdk: (t / s).toFixed(2),
-    better,
-  };
-});
-console.log(`\nstdio benchmark (${ROUNDS} rounds, median; node ${process.version})\n`);
-console.log(
-  [
-    'figure'.padEnd(38),
-    'toolwire'.padStart(10),
-    'sdk'.padStart(10),
-    'ceiling'.padStart(10),
-    'tw/ceil'.padStart(8),
-    'tw/sdk'.padStart(8),
-  ].join(''),
+await runBench(
+  {
+    bench: 'stdio',
+    quick,
+    rounds: ROUNDS,
+    servers: SERVERS,
+    figures: FIGURES,
+    ratios: [
+      { header: 'tw/ceiling', of: 'toolwire', to: 'ceiling' },
+      { header: 'tw/SDK', of: 'toolwire', to: 'sdk' },
+      { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
+    ],
+    note:
+      `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). ${PIPELINED} calls at ${IN_FLIGHT} in flight, ` +
+      `${SEQUENTIAL} sequential, ${LISTS} tools/list, ${COLD_STARTS} cold starts per server and round.`,
+  },
+  (name) => measure(name as Name),
 );
-for (const r of rows) {
-  console.log(
-    [
-      r.label.padEnd(38),
-      r.toolwire.padStart(10),
-      r.sdk.padStart(10),
-      r.ceiling.padStart(10),
-      r.vsCeiling.padStart(8),
-      r.vsSdk.padStart(8),
-    ].join(''),
-  );
-}
-const checks = [
-  [
-    'pipelined throughput (16) >= 0.8x ceiling',
-    result.toolwire.rps16 >= 0.8 * result.ceiling.rps16,
-  ],
-  [
-    'pipelined throughput (64) >= 0.8x ceiling',
-    result.toolwire.rps64 >= 0.8 * result.ceiling.rps64,
-  ],
-  [
-    'tools/list of 1000 tools <= 2x ceiling',
-    result.toolwire.list1000 <= 2 * result.ceiling.list1000,
-  ],
-  ['RSS <= 1.5x ceiling', result.toolwire.rss <= 1.5 * result.ceiling.rss],
-  ...KEYS.map(
-    ([k, label, better]) =>
-      [
-        `not slower than the SDK: ${label}`,
-        better === 'higher'
-          ? result.toolwire[k] >= result.sdk[k]
-          : result.toolwire[k] <= result.sdk[k],
-      ] as const,
-  ),
-] as const;
-console.log('\ntargets');
-for (const [label, ok] of checks) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${label}`);
-mkdirSync(here('../../.bench-out'), { recursive: true });
-writeFileSync(here('../../.bench-out/stdio.json'), JSON.stringify({ rounds, result }, null, 2));

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { LineClient } from './lineClient.js';
 import { median, msSince } from './stats.js';
@@ -112,6 +113,7 @@ async function measure(store: Store, redisUrl: string): Promise<Figures> {
   return figures;
 }
 
+const loadStart = loadavg();
 const redis = await startRedis();
 const rounds: Record<Store, Figures[]> = { memory: [], redis: [] };
 try {
@@ -138,7 +140,11 @@ const result = Object.fromEntries(
     Object.fromEntries(KEYS.map(([k]) => [k, median(rounds[s].map((f) => f[k]))])),
   ]),
 ) as unknown as Record<Store, Figures>;
-console.log(`\ntask benchmark (${ROUNDS} rounds, median; node ${process.version}; stdio)\n`);
+const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
+console.log(
+  `\ntask benchmark (${ROUNDS} rounds, median; node ${process.version}; stdio; load average ` +
+    `${load(loadStart)} at start, ${load(loadavg())} at end)\n`,
+);
 console.log(
   ['figure'.padEnd(36), 'memory'.padStart(10), 'redis'.padStart(10), 'redis/mem'.padStart(10)].join(
     '',

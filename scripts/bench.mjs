@@ -1,7 +1,10 @@
 // `npm run bench`: prepare (install, build), then the stdio, HTTP and task benchmarks, side by side
-// with the official SDK and a bare ceiling in one run. `-- --quick` for a short smoke run;
-// `-- stdio`, `-- http` or `-- tasks` for one of them.
+// with the official SDK and a bare ceiling in one run, then the targets table (bench/summary.ts)
+// from the results this run wrote. `-- --quick` for a short smoke run; `-- stdio`, `-- http` or
+// `-- tasks` for one of them. Linux only: server CPU and memory are read from /proc.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { prepare } from './prepare.mjs';
 
@@ -9,10 +12,22 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const only = args.filter((a) => a === 'stdio' || a === 'http' || a === 'tasks');
 const flags = args.filter((a) => a.startsWith('--'));
-prepare();
-for (const bench of only.length > 0 ? only : ['stdio', 'http', 'tasks']) {
-  execFileSync(process.execPath, [`${root}build/bench/${bench}.js`, ...flags], {
+const out = process.env.BENCH_OUT ?? `${root}.bench-out`;
+const benches = only.length > 0 ? only : ['stdio', 'http', 'tasks'];
+const run = (script, extra) =>
+  execFileSync(process.execPath, [`${root}build/bench/${script}.js`, ...extra], {
     cwd: root,
     stdio: 'inherit',
   });
+
+prepare();
+const loadStart = loadavg().map((l) => l.toFixed(2));
+console.log(
+  `[bench] node ${process.version}, ${availableParallelism()} CPUs, load average ${loadStart.join(' ')}`,
+);
+for (const bench of benches) {
+  // The targets table reads only what this run writes.
+  rmSync(`${out}/${bench}.json`, { force: true });
+  run(bench, flags);
 }
+run('summary', [...benches, `--load-start=${loadStart.join(',')}`]);

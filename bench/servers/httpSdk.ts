@@ -2,26 +2,8 @@
 // Node's http server. Prints its URL on stdout. JSON_RESPONSE=1 turns on its JSON response mode.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import * as z from 'zod';
-import { BULK_TOOLS, bulkTool } from './bulkTools.js';
-
-function build(): McpServer {
-  const server = new McpServer({ name: 'sdk-http-bench', version: '1' });
-  server.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
-    content: [{ type: 'text', text: message }],
-  }));
-  for (let i = 0; i < BULK_TOOLS; i++) {
-    const { name, ...rest } = bulkTool(i);
-    server.registerTool(
-      name,
-      { ...rest, inputSchema: { value: z.string().optional() } },
-      ({ value }) => ({ content: [{ type: 'text', text: value ?? '' }] }),
-    );
-  }
-  return server;
-}
+import { sdkServer } from './sdkTools.js';
 
 const transports = new Map<string, StreamableHTTPServerTransport>();
 const json = process.env['JSON_RESPONSE'] === '1';
@@ -46,7 +28,7 @@ const http = createServer((req, res) => {
         onsessioninitialized: (id) => void transports.set(id, created),
       });
       transport = created;
-      await build().connect(created);
+      await sdkServer('sdk-http-bench').connect(created);
     }
     await transport.handleRequest(req, res, parsed);
   })();

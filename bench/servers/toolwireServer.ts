@@ -1,22 +1,8 @@
-// The toolwire benchmark server: `echo` (validated input) plus the generated tools.
+// The default toolwire stdio benchmark server: Zod schemas, async handlers (zodTools.ts).
 import { McpServer } from 'toolwire';
 import { StdioServerTransport } from 'toolwire/stdio';
-import { BULK_INPUT, BULK_TOOLS, bulkTool } from './bulkTools.js';
+import { registerZodTools } from './zodTools.js';
 
 const server = new McpServer({ name: 'toolwire-bench', version: '1' });
-server.registerTool(
-  'echo',
-  {
-    inputSchema: {
-      type: 'object',
-      properties: { message: { type: 'string' } },
-      required: ['message'],
-    } as const,
-  },
-  ({ message }) => message,
-);
-for (let i = 0; i < BULK_TOOLS; i++) {
-  const { name, ...rest } = bulkTool(i);
-  server.registerTool(name, { ...rest, inputSchema: BULK_INPUT }, ({ value }) => value ?? '');
-}
+registerZodTools(server);
 await server.connect(new StdioServerTransport());

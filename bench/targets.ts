@@ -1,0 +1,106 @@
+/**
+ * @module The targets of issue 10, checked against one run's results: each is a ratio of the
+ * default toolwire server (async handlers, Zod schemas) to the ceiling measured in the same run,
+ * plus "every figure better than the official SDK's" (over HTTP, than the better of its two
+ * response modes for that figure).
+ */
+import { formatNumber, ratioOf, type BenchResult } from './report.js';
+
+/** A target on one figure: toolwire / ceiling compared with a bound. */
+interface CeilingTarget {
+  bench: 'stdio' | 'http';
+  key: string;
+  label: string;
+  op: '>=' | '<=';
+  bound: number;
+}
+
+const CEILING_TARGETS: readonly CeilingTarget[] = [
+  { bench: 'stdio', key: 'rps64', label: 'stdio calls/s at 64 in flight', op: '>=', bound: 0.8 },
+  {
+    bench: 'stdio',
+    key: 'cpuUs64',
+    label: 'stdio server CPU µs per call (64 in flight)',
+    op: '<=',
+    bound: 1.6,
+  },
+  { bench: 'stdio', key: 'p99_64', label: 'stdio p99 at 64 in flight', op: '<=', bound: 2 },
+  { bench: 'stdio', key: 'list1000', label: 'tools/list of 1000 tools', op: '<=', bound: 1.5 },
+  {
+    bench: 'stdio',
+    key: 'coldStart',
+    label: 'cold start to first tools/list',
+    op: '<=',
+    bound: 1.6,
+  },
+  { bench: 'stdio', key: 'rss', label: 'RSS after the run', op: '<=', bound: 1.3 },
+  {
+    bench: 'http',
+    key: 'cpuUs16',
+    label: 'HTTP server CPU µs per call at 16 clients',
+    op: '<=',
+    bound: 1.5,
+  },
+];
+
+/** The official SDK's servers each benchmark compares with. */
+const SDK_SERVERS: Record<string, readonly string[]> = {
+  stdio: ['sdk'],
+  http: ['sdk', 'sdk-json'],
+};
+
+/** One checked target, as printed. */
+export interface Verdict {
+  target: string;
+  goal: string;
+  toolwire: string;
+  reference: string;
+  ratio: string;
+  met: boolean | undefined;
+}
+
+const median = (r: BenchResult, server: string, key: string) =>
+  r.summary[server]?.[key]?.median ?? NaN;
+
+function verdict(ok: boolean, ratio: number): boolean | undefined {
+  return Number.isFinite(ratio) ? ok : undefined;
+}
+
+/** Every target whose benchmark is in `results`, checked. */
+export function checkTargets(results: Partial<Record<string, BenchResult>>): Verdict[] {
+  const verdicts: Verdict[] = [];
+  for (const t of CEILING_TARGETS) {
+    const r = results[t.bench];
+    if (!r) continue;
+    const ratio = ratioOf(r, t.key, 'toolwire', 'ceiling');
+    verdicts.push({
+      target: t.label,
+      goal: `${t.op} ${t.bound}x ceiling`,
+      toolwire: formatNumber(median(r, 'toolwire', t.key)),
+      reference: `${formatNumber(median(r, 'ceiling', t.key))} (ceiling)`,
+      ratio: ratio.toFixed(2),
+      met: verdict(t.op === '>=' ? ratio >= t.bound : ratio <= t.bound, ratio),
+    });
+  }
+  for (const [bench, sdks] of Object.entries(SDK_SERVERS)) {
+    const r = results[bench];
+    if (!r) continue;
+    for (const f of r.figures) {
+      // Against the SDK's better mode for this figure.
+      const sign = f.better === 'higher' ? 1 : -1;
+      const sdk = sdks.reduce((best, s) =>
+        sign * median(r, s, f.key) > sign * median(r, best, f.key) ? s : best,
+      );
+      const ratio = ratioOf(r, f.key, 'toolwire', sdk);
+      verdicts.push({
+        target: `vs SDK: ${bench} ${f.label}`,
+        goal: `${f.better === 'higher' ? '>' : '<'} 1x SDK`,
+        toolwire: formatNumber(median(r, 'toolwire', f.key)),
+        reference: `${formatNumber(median(r, sdk, f.key))} (${r.servers[sdk] ?? sdk})`,
+        ratio: ratio.toFixed(2),
+        met: verdict(f.better === 'higher' ? ratio > 1 : ratio < 1, ratio),
+      });
+    }
+  }
+  return verdicts;
+}

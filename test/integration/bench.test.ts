@@ -1,0 +1,122 @@
+/**
+ * @module `npm run bench` stays runnable: a --quick stdio run of the built benchmark completes and
+ * prints its table, and the targets table is computed from what it wrote. No figure is asserted
+ * (machines are noisy): only that every server was measured and every target got a verdict. The
+ * targets' arithmetic is checked on made-up results.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchResult } from '../../bench/report.js';
+import { checkTargets } from '../../bench/targets.js';
+import { ROOT } from '../support/paths.js';
+
+const out = mkdtempSync(join(tmpdir(), 'toolwire-bench-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+function run(script: string, args: string[]) {
+  const result = spawnSync(process.execPath, [`${ROOT}build/bench/${script}.js`, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, BENCH_OUT: out },
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout;
+}
+
+describe('npm run bench', () => {
+  it('a --quick stdio run measures every server and the targets table judges every target', () => {
+    const table = run('stdio', ['--quick']);
+    expect(table).toMatch(
+      /\| figure +\| +toolwire async\+Zod \| +toolwire sync\+JSON \| +SDK \| +ceiling \|/,
+    );
+    expect(table).toMatch(/\| server CPU µs per call, 64 in flight +\|/);
+    const result = JSON.parse(readFileSync(join(out, 'stdio.json'), 'utf8')) as BenchResult;
+    for (const name of ['toolwire', 'toolwire-sync', 'sdk', 'ceiling'])
+      for (const figure of result.figures)
+        expect(result.summary[name]?.[figure.key]?.median, `${name} ${figure.key}`).toBeGreaterThan(
+          0,
+        );
+
+    const targets = run('summary', ['stdio', '--load-start=1,1,1']);
+    expect(targets).toContain('load average 1.00 1.00 1.00 at start');
+    for (const label of [
+      'stdio calls/s at 64 in flight',
+      'stdio server CPU µs per call (64 in flight)',
+      'stdio p99 at 64 in flight',
+      'tools/list of 1000 tools',
+      'cold start to first tools/list',
+      'RSS after the run',
+      'vs SDK: stdio calls/s, 64 in flight',
+    ])
+      expect(targets).toMatch(
+        new RegExp(`\\| ${label.replace(/[()/]/g, '\\$&')} .*\\| +(met|MISSED) \\|`),
+      );
+    expect(targets).not.toContain('HTTP server CPU');
+  }, 150_000);
+});
+
+/** A made-up result: `values` is server -> figure -> median. */
+function made(bench: string, values: Record<string, Record<string, number>>): BenchResult {
+  const keys = Object.keys(Object.values(values)[0] ?? {});
+  return {
+    bench,
+    node: 'v0',
+    quick: false,
+    rounds: 1,
+    loadStart: [0, 0, 0],
+    loadEnd: [0, 0, 0],
+    servers: Object.fromEntries(Object.keys(values).map((n) => [n, n])),
+    figures: keys.map((key) => ({
+      key,
+      label: key,
+      better: key.startsWith('rps') ? ('higher' as const) : ('lower' as const),
+    })),
+    perRound: {},
+    summary: Object.fromEntries(
+      Object.entries(values).map(([n, figures]) => [
+        n,
+        Object.fromEntries(
+          Object.entries(figures).map(([k, v]) => [k, { median: v, min: v, max: v }]),
+        ),
+      ]),
+    ),
+  };
+}
+
+describe('targets', () => {
+  it('compares with the ceiling by the bounds of the issue, inclusive', () => {
+    const verdicts = checkTargets({
+      stdio: made('stdio', {
+        toolwire: { rps64: 80, cpuUs64: 17, p99_64: 2, list1000: 1, coldStart: 1, rss: 1 },
+        sdk: { rps64: 1, cpuUs64: 100, p99_64: 100, list1000: 100, coldStart: 100, rss: 100 },
+        ceiling: { rps64: 100, cpuUs64: 10, p99_64: 1, list1000: 1, coldStart: 1, rss: 1 },
+      }),
+    });
+    const met = (target: string) => verdicts.find((v) => v.target === target)?.met;
+    expect(met('stdio calls/s at 64 in flight')).toBe(true); // 0.8x, the bound itself
+    expect(met('stdio server CPU µs per call (64 in flight)')).toBe(false); // 1.7x > 1.6x
+    expect(met('stdio p99 at 64 in flight')).toBe(true); // 2x, the bound itself
+    expect(met('HTTP server CPU µs per call at 16 clients')).toBeUndefined(); // not run
+    expect(verdicts.filter((v) => v.target.startsWith('vs SDK')).every((v) => v.met)).toBe(true);
+  });
+
+  it('holds toolwire to the better of the SDK modes, figure by figure', () => {
+    const verdicts = checkTargets({
+      http: made('http', {
+        toolwire: { rps16: 100, cpuUs16: 50 },
+        sdk: { rps16: 120, cpuUs16: 200 },
+        'sdk-json': { rps16: 90, cpuUs16: 40 },
+        ceiling: { rps16: 200, cpuUs16: 40 },
+      }),
+    });
+    const rps = verdicts.find((v) => v.target === 'vs SDK: http rps16');
+    const cpu = verdicts.find((v) => v.target === 'vs SDK: http cpuUs16');
+    expect([rps?.reference, rps?.met]).toEqual(['120 (sdk)', false]);
+    expect([cpu?.reference, cpu?.met]).toEqual(['40.0 (sdk-json)', false]);
+    expect(verdicts.find((v) => v.target.startsWith('HTTP server CPU'))?.met).toBe(true);
+  });
+});
