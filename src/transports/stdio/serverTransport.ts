@@ -74,9 +74,11 @@ export class StdioServerTransport implements Transport {
   private endWhilePaused = false;
   private readonly onError = (error: Error): void => this.onerror?.(error);
   /**
-   * Responses produced while one input is handled, joined into one string and written once: after
-   * the input's synchronous handling and the microtasks it started (async handlers that did no
-   * I/O), in the check phase. One write per read chunk, as a bare JSON-lines process would do.
+   * Responses produced while one input is handled, joined into one string and written once, from
+   * `process.nextTick`: Node runs it once the input's synchronous handling and the microtasks
+   * queued meanwhile (async handlers that did no I/O) are done. One write per read chunk, as a
+   * bare JSON-lines process would do (measured slightly cheaper than `setImmediate`, which waits
+   * for the check phase).
    */
   private joined = '';
   private flushScheduled = false;
@@ -138,7 +140,7 @@ export class StdioServerTransport implements Transport {
       this.joined += encodeLine(message);
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(this.flushJoined);
+        process.nextTick(this.flushJoined);
       }
       return SENT;
     }
