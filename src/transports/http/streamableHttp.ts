@@ -12,7 +12,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
 import { MemoryEventStore } from './eventStore.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
+import { NO_HEADERS, type HttpExchange, type HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
 import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
@@ -42,6 +42,9 @@ function defaultReport(error: unknown): void {
 function shuttingDown(): HttpReply {
   return failureReply('shuttingDown', 'The server is shutting down', { connection: 'close' });
 }
+
+/** The answer to a POST of only notifications and responses (shared: replies are not changed). */
+const ACCEPTED: HttpReply = Object.freeze({ status: 202, headers: NO_HEADERS });
 
 function isReply(result: AuthResult): result is HttpReply {
   return typeof result === 'object' && 'status' in result;
@@ -205,12 +208,13 @@ export class StreamableHttpHandler {
   }
 
   private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
-    const refused = this.guard.problem(exchange.header, urlHost);
+    const refused = this.guard.problem(exchange.header, urlHost, exchange.connection);
     if (refused) return failureReply(refused.failure, refused.message);
     const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
     if (!legacy && exchange.pathname !== this.path)
       return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
-    const auth = await this.options.authenticate?.(exchange);
+    // Awaited only when there is one: an `await` costs a turn of the microtask queue per request.
+    const auth = this.options.authenticate ? await this.options.authenticate(exchange) : undefined;
     if (auth !== undefined && isReply(auth)) return auth;
     const identity = auth;
     if (legacy)
@@ -318,16 +322,17 @@ export class StreamableHttpHandler {
       if (this.cluster && session.sessionId !== undefined) {
         // Responses to another instance's requests, and notifications, also go to the others.
         const local = this.cluster.route(session.sessionId, messages, checked.classified);
-        if (local.length === 0) return { status: 202, headers: session.headers };
+        if (local.length === 0) return ACCEPTED;
         if (local.length !== messages.length) messages = local;
       }
     }
     const reply = session.receive(messages, {
       batch,
       requestIds: checked.requestIds,
+      initialize: checked.initialize,
       message: caller,
     });
-    return reply ?? { status: 202, headers: session.headers };
+    return reply ?? ACCEPTED;
   }
 
   /**

@@ -1,0 +1,160 @@
+/**
+ * @module The requests of one POST while their responses are awaited. Most POSTs are answered in
+ * one JSON body as soon as the responses are ready; only when something else must be sent first
+ * (a progress notification, a log, a request to the client), the handler closes the connection
+ * for polling, or the responses take longer than `sseAfterMs`, does the POST become an SSE
+ * stream (sseStream.ts). So a JSON answer costs no stream object, stream id, event-store entry
+ * or channel: profiling the HTTP benchmark showed those on every call.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
+import type { HttpReply } from './exchange.js';
+
+/** Where a POST's messages go once it streams (an SSE stream). */
+export interface PostStream {
+  deliver(message: JsonRpcMessage): void;
+  closeConnection(): void;
+  end(): void;
+}
+
+/** The response headers of a POST, built once (per session when they name it). */
+export interface ReplyHeaders {
+  readonly json: Readonly<Record<string, string>>;
+  readonly sse: Readonly<Record<string, string>>;
+}
+
+/** What a pending POST needs from its session. */
+export interface PendingHost {
+  /**
+   * The SSE stream the POST becomes: it answers the POST at once with an SSE response and
+   * carries the POST's requests from then on.
+   */
+  streamFor(post: PendingPost): PostStream;
+  /** The POST was answered in JSON: its requests are done. */
+  answered(post: PendingPost): void;
+}
+
+/**
+ * POSTs still waiting for their responses, upgraded to SSE by one shared sweep rather than a
+ * timer each: a timer per POST was a measurable cost at thousands of calls per second.
+ */
+const waiting = new Map<PendingPost, number>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+const SWEEP_MS = 10;
+
+function sweepWaiting(): void {
+  const now = Date.now();
+  for (const [post, due] of waiting) if (now >= due) post.upgrade();
+  if (waiting.size === 0 && sweeper !== undefined) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+function watch(post: PendingPost, dueAt: number): void {
+  waiting.set(post, dueAt);
+  if (sweeper === undefined) {
+    sweeper = setInterval(sweepWaiting, SWEEP_MS);
+    (sweeper as { unref?: () => void }).unref?.();
+  }
+}
+
+/** One POST's requests, awaiting their responses. */
+export class PendingPost {
+  /** The reply to the POST: JSON, or the SSE response once it streams. */
+  readonly reply: Promise<HttpReply>;
+  /** Answers the POST (the first call counts). */
+  settle!: (reply: HttpReply) => void;
+  /** Set once the POST streams: everything goes there. */
+  private stream: PostStream | undefined;
+  private answeredJson = false;
+  /** Responses held for the JSON answer, in arrival order. */
+  private readonly held: JsonRpcResponse[] = [];
+
+  /** The ids of the POST's requests (one unless it is a batch). */
+  readonly requests: readonly RequestId[];
+  /** The headers of its reply, JSON or SSE. */
+  readonly headers: ReplyHeaders;
+  /** A batch is answered with an array even when it holds one request. */
+  private readonly batch: boolean;
+
+  constructor(
+    private readonly host: PendingHost,
+    options: {
+      requests: readonly RequestId[];
+      batch: boolean;
+      headers: ReplyHeaders;
+      /** Stream when the responses have not all come within this time. */
+      sseAfterMs: number;
+    },
+  ) {
+    this.requests = options.requests;
+    this.batch = options.batch;
+    this.headers = options.headers;
+    this.reply = new Promise((resolve) => (this.settle = resolve));
+    watch(this, Date.now() + options.sseAfterMs);
+  }
+
+  /** Sends one message of this POST: a response is held, anything else opens the stream. */
+  deliver(message: JsonRpcMessage): void {
+    if (this.stream) return this.stream.deliver(message);
+    if (this.answeredJson) return; // the session routes nothing here once answered
+    if ('method' in message) {
+      this.upgrade().deliver(message);
+      return;
+    }
+    this.held.push(message);
+    if (this.held.length >= this.requests.length && this.allHeld()) this.answer();
+  }
+
+  /** The connection is to close so the client polls: that needs a stream to resume. */
+  closeConnection(): void {
+    if (!this.answeredJson) this.upgrade().closeConnection();
+  }
+
+  /** The session closed: requests still awaiting a response get a JSON-RPC error. */
+  end(): void {
+    if (this.stream) return this.stream.end();
+    if (this.answeredJson) return;
+    for (const id of this.requests) {
+      if (this.held.some((r) => r.id === id)) continue;
+      this.held.push({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: ErrorCode.ServerShuttingDown,
+          message: 'The session closed before the response',
+        },
+      });
+    }
+    this.answer();
+  }
+
+  /** Turns the POST into an SSE stream (the held responses go first); returns the stream. */
+  upgrade(): PostStream {
+    waiting.delete(this);
+    if (this.stream) return this.stream;
+    const stream = this.host.streamFor(this);
+    this.stream = stream;
+    for (const held of this.held.splice(0)) stream.deliver(held);
+    return stream;
+  }
+
+  /** True when every request has its response (checked by id: a batch's may come in any order). */
+  private allHeld(): boolean {
+    if (this.requests.length === 1) return true;
+    const ids = new Set(this.held.map((r) => r.id));
+    return this.requests.every((id) => ids.has(id));
+  }
+
+  private answer(): void {
+    waiting.delete(this);
+    this.answeredJson = true;
+    this.settle({
+      status: 200,
+      headers: this.headers.json,
+      body: JSON.stringify(this.batch ? this.held : this.held[0]),
+    });
+    this.host.answered(this);
+  }
+}
