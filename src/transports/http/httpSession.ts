@@ -18,6 +18,7 @@ import {
   type PostStream,
   type ReplyHeaders,
 } from './pendingPost.js';
+import { RequestRoutes } from './requestRoutes.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -88,7 +89,7 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
   /** Updated on every request: idle sessions are reaped. */
   lastActivity = Date.now();
   /** Where each request's messages go: its POST while answered in JSON, else its stream. */
-  private readonly byRequest = new Map<RequestId, PendingPost | PostStream>();
+  private readonly byRequest = new RequestRoutes<PendingPost | PostStream>();
   private readonly streams = new Map<string, SseStream>();
   private standalone: SseStream;
   /**
@@ -372,7 +373,7 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
 
   /** The requests of a POST that was answered: their ids may be used again. */
   private forget(requests: readonly RequestId[], owner: PendingPost | PostStream): void {
-    for (const id of requests) if (this.byRequest.get(id) === owner) this.byRequest.delete(id);
+    for (const id of requests) this.byRequest.release(id, owner);
     if (this.settings.ephemeral && this.byRequest.size === 0) void this.close();
   }
 

@@ -36,23 +36,31 @@ export interface PendingHost {
 
 /**
  * POSTs still waiting for their responses, upgraded to SSE by one shared sweep rather than a
- * timer each: a timer per POST was a measurable cost at thousands of calls per second.
+ * timer each: a timer per POST was a measurable cost at thousands of calls per second. A list
+ * in creation order: an answered POST stays in it until the next sweep drops it, which costs less
+ * than removing it from a Map at once (a Map that keeps emptying reallocates its table).
  */
-const waiting = new Map<PendingPost, number>();
+let waiting: PendingPost[] = [];
 let sweeper: ReturnType<typeof setInterval> | undefined;
 const SWEEP_MS = 10;
 
 function sweepWaiting(): void {
   const now = Date.now();
-  for (const [post, due] of waiting) if (now >= due) post.upgrade();
-  if (waiting.size === 0 && sweeper !== undefined) {
+  const list = waiting;
+  waiting = [];
+  for (const post of list) {
+    if (!post.pending) continue;
+    if (now >= post.dueAt) post.upgrade();
+    else waiting.push(post);
+  }
+  if (waiting.length === 0 && sweeper !== undefined) {
     clearInterval(sweeper);
     sweeper = undefined;
   }
 }
 
-function watch(post: PendingPost, dueAt: number): void {
-  waiting.set(post, dueAt);
+function watch(post: PendingPost): void {
+  waiting.push(post);
   if (sweeper === undefined) {
     sweeper = setInterval(sweepWaiting, SWEEP_MS);
     (sweeper as { unref?: () => void }).unref?.();
@@ -77,6 +85,8 @@ export class PendingPost {
   readonly headers: ReplyHeaders;
   /** A batch is answered with an array even when it holds one request. */
   private readonly batch: boolean;
+  /** When the POST streams if its responses have not all come. */
+  readonly dueAt: number;
 
   constructor(
     private readonly host: PendingHost,
@@ -92,7 +102,13 @@ export class PendingPost {
     this.batch = options.batch;
     this.headers = options.headers;
     this.reply = new Promise((resolve) => (this.settle = resolve));
-    watch(this, Date.now() + options.sseAfterMs);
+    this.dueAt = Date.now() + options.sseAfterMs;
+    watch(this);
+  }
+
+  /** True until the POST is answered in JSON or streams. */
+  get pending(): boolean {
+    return this.stream === undefined && !this.answeredJson;
   }
 
   /** Sends one message of this POST: a response is held, anything else opens the stream. */
@@ -132,7 +148,6 @@ export class PendingPost {
 
   /** Turns the POST into an SSE stream (the held responses go first); returns the stream. */
   upgrade(): PostStream {
-    waiting.delete(this);
     if (this.stream) return this.stream;
     const stream = this.host.streamFor(this);
     this.stream = stream;
@@ -148,7 +163,6 @@ export class PendingPost {
   }
 
   private answer(): void {
-    waiting.delete(this);
     this.answeredJson = true;
     this.settle({
       status: 200,

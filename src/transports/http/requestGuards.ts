@@ -196,8 +196,15 @@ export function acceptsSse(header: HeaderReader): boolean {
   return admits(acceptedTypes(header), 'text/event-stream');
 }
 
-/** True for a JSON Content-Type (any charset parameter). */
+let lastContentType: string | null | undefined;
+let lastContentTypeOk = false;
+
+/** True for a JSON Content-Type (any charset parameter). Clients repeat one: cached. */
 export function isJsonContentType(header: HeaderReader): boolean {
   const type = header('content-type');
-  return type !== null && (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+  if (type === lastContentType) return lastContentTypeOk;
+  lastContentType = type;
+  lastContentTypeOk =
+    type !== null && (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+  return lastContentTypeOk;
 }

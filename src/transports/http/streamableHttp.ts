@@ -23,6 +23,9 @@ import { principalKey, SessionQuota } from './sessionQuota.js';
 import { SessionRegistry, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
 
+/** A session a request names, or the reply refusing the request. */
+type Found = LiveSession<HttpSessionTransport> | HttpReply;
+
 /** What the handler passes along with each message it delivers. */
 interface Caller {
   readonly identity: Identity | undefined;
@@ -175,36 +178,46 @@ export class StreamableHttpHandler {
   }
 
   /**
-   * The session a request names: one of this instance's, or (in a cluster) one another instance
-   * created, which is served here from now on.
+   * The session a request names: one of this instance's (found without waiting: awaiting costs a
+   * turn of the microtask queue per request), or, in a cluster, one another instance created,
+   * which is served here from now on.
    */
-  private async findSession(
+  private findSession(
     exchange: HttpExchange,
     identity: Identity | undefined,
-  ): Promise<LiveSession<HttpSessionTransport> | HttpReply> {
+  ): Found | Promise<Found> {
     const sessionId = exchange.header('mcp-session-id');
     const found = this.registry.lookup(sessionId, identity);
-    if (found.ok) {
+    if (typeof found !== 'string') {
       if (sessionId !== null) this.cluster?.touch(sessionId);
-      return sessionVersionProblem(exchange, found.session) ?? found.session;
+      return sessionVersionProblem(exchange, found) ?? found;
     }
-    if (found.failure === 'unknownSession' && this.cluster && sessionId !== null) {
-      await this.cluster.ready;
-      const adopted = await this.cluster.adopt(sessionId, identity);
-      if (adopted.ok) return sessionVersionProblem(exchange, adopted.session) ?? adopted.session;
-      if (adopted.failure === 'storeUnavailable')
-        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
-          'retry-after': '1',
-        });
-      if (adopted.failure === 'tooManySessions')
-        return failureReply('tooManySessions', 'Too many sessions; try again later', {
-          'retry-after': '5',
-        });
-    }
+    if (found === 'unknownSession' && this.cluster && sessionId !== null)
+      return this.adoptSession(this.cluster, exchange, { sessionId, identity });
     return failureReply(
-      found.failure,
-      found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
+      found,
+      found === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
     );
+  }
+
+  /** A session another instance of the cluster created, served here from now on. */
+  private async adoptSession(
+    cluster: ClusterSessions,
+    exchange: HttpExchange,
+    named: { sessionId: string; identity: Identity | undefined },
+  ): Promise<Found> {
+    await cluster.ready;
+    const adopted = await cluster.adopt(named.sessionId, named.identity);
+    if (adopted.ok) return sessionVersionProblem(exchange, adopted.session) ?? adopted.session;
+    if (adopted.failure === 'storeUnavailable')
+      return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
+        'retry-after': '1',
+      });
+    if (adopted.failure === 'tooManySessions')
+      return failureReply('tooManySessions', 'Too many sessions; try again later', {
+        'retry-after': '5',
+      });
+    return failureReply('unknownSession', 'Session not found');
   }
 
   private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
@@ -223,7 +236,9 @@ export class StreamableHttpHandler {
         : legacy.handle(exchange, this.callerOf(exchange, identity));
     switch (exchange.method) {
       case 'POST':
-        return this.post(exchange, this.callerOf(exchange, identity));
+        // Awaited rather than returned: returning a promise from an async function costs an
+        // extra turn of the microtask queue.
+        return await this.post(exchange, this.callerOf(exchange, identity));
       case 'GET':
         return this.closing ? shuttingDown() : this.get(exchange, identity);
       case 'DELETE':
@@ -298,7 +313,8 @@ export class StreamableHttpHandler {
       if (!(created instanceof HttpSessionTransport)) return created;
       session = created;
     } else {
-      const found = await this.findSession(exchange, identity);
+      let found = this.findSession(exchange, identity);
+      if (found instanceof Promise) found = await found;
       if (!('transport' in found)) return found;
       session = found.transport;
       if (this.closing && checked.requestIds.length > 0) return shuttingDown();
@@ -332,7 +348,7 @@ export class StreamableHttpHandler {
       initialize: checked.initialize,
       message: caller,
     });
-    return reply ?? ACCEPTED;
+    return reply === undefined ? ACCEPTED : await reply;
   }
 
   /**
@@ -347,7 +363,7 @@ export class StreamableHttpHandler {
   ): Promise<HttpReply | undefined> {
     const sessionId = exchange.header('mcp-session-id');
     if (sessionId === null || sessionId === '') return undefined;
-    let live = this.registry.lookup(sessionId, identity).ok;
+    let live = typeof this.registry.lookup(sessionId, identity) !== 'string';
     if (!live && this.cluster) {
       try {
         live = await this.cluster.owns(sessionId, identity);
@@ -451,7 +467,8 @@ export class StreamableHttpHandler {
       return failureReply('notAcceptable', 'Accept must list text/event-stream');
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const found = await this.findSession(exchange, identity);
+    let found = this.findSession(exchange, identity);
+    if (found instanceof Promise) found = await found;
     if (!('transport' in found)) return found;
     const result = await found.transport.listen(exchange.header('last-event-id') ?? undefined);
     if (result === 'conflict')
@@ -468,7 +485,8 @@ export class StreamableHttpHandler {
       });
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const found = await this.findSession(exchange, identity);
+    let found = this.findSession(exchange, identity);
+    if (found instanceof Promise) found = await found;
     if (!('transport' in found)) return found;
     if (this.cluster && found.transport.sessionId !== undefined) {
       try {
