@@ -5,10 +5,8 @@
  * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
-import { classifyMessage, isRequestId, type Classified } from '../../jsonrpc/guards.js';
 import type { Identity } from '../../jsonrpc/transport.js';
-import type { RequestId } from '../../jsonrpc/types.js';
-import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from './body.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
 import { MemoryEventStore } from './eventStore.js';
@@ -17,6 +15,7 @@ import { HttpSessionTransport, randomToken, type SessionSettings } from './httpS
 import { failureReply } from './httpStatus.js';
 import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
 import { LegacySseEndpoints } from './legacySse.js';
+import { checkMessages, type CheckedPost } from './postMessages.js';
 import { isLoopbackHost } from './loopback.js';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
 import { principalKey, SessionQuota } from './sessionQuota.js';
@@ -25,6 +24,9 @@ import { exchangeOf, responseOf } from './webAdapter.js';
 
 /** A session a request names, or the reply refusing the request. */
 type Found = LiveSession<HttpSessionTransport> | HttpReply;
+
+/** A reply now, or one to come. */
+type Reply = HttpReply | Promise<HttpReply>;
 
 /** What the handler passes along with each message it delivers. */
 interface Caller {
@@ -220,25 +222,44 @@ export class StreamableHttpHandler {
     return failureReply('unknownSession', 'Session not found');
   }
 
-  private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
+  /**
+   * Routes one request. Not async (nor are the steps below, up to the body read): every async
+   * function allocates a frame holding all of its locals, on every call, and each `await` costs a
+   * turn of the microtask queue; the handler waits only where something is to come.
+   */
+  private route(exchange: HttpExchange, urlHost: string | undefined): Reply {
     const refused = this.guard.problem(exchange.header, urlHost, exchange.connection);
     if (refused) return failureReply(refused.failure, refused.message);
     const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
     if (!legacy && exchange.pathname !== this.path)
       return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
-    // Awaited only when there is one: an `await` costs a turn of the microtask queue per request.
-    const auth = this.options.authenticate ? await this.options.authenticate(exchange) : undefined;
+    const authenticate = this.options.authenticate;
+    if (!authenticate) return this.dispatch(exchange, legacy, undefined);
+    return this.authenticated(exchange, legacy, authenticate);
+  }
+
+  private async authenticated(
+    exchange: HttpExchange,
+    legacy: LegacySseEndpoints | undefined,
+    authenticate: NonNullable<StreamableHttpOptions['authenticate']>,
+  ): Promise<HttpReply> {
+    const auth = await authenticate(exchange);
     if (auth !== undefined && isReply(auth)) return auth;
-    const identity = auth;
+    return await this.dispatch(exchange, legacy, auth);
+  }
+
+  private dispatch(
+    exchange: HttpExchange,
+    legacy: LegacySseEndpoints | undefined,
+    identity: Identity | undefined,
+  ): Reply {
     if (legacy)
       return this.closing
         ? shuttingDown()
         : legacy.handle(exchange, this.callerOf(exchange, identity));
     switch (exchange.method) {
       case 'POST':
-        // Awaited rather than returned: returning a promise from an async function costs an
-        // extra turn of the microtask queue.
-        return await this.post(exchange, this.callerOf(exchange, identity));
+        return this.post(exchange, this.callerOf(exchange, identity));
       case 'GET':
         return this.closing ? shuttingDown() : this.get(exchange, identity);
       case 'DELETE':
@@ -270,8 +291,8 @@ export class StreamableHttpHandler {
     return undefined;
   }
 
+  /** A POST: its headers are checked, its body read, then its messages delivered. */
   private async post(exchange: HttpExchange, caller: Caller): Promise<HttpReply> {
-    const identity = caller.identity;
     if (!acceptsJsonAndSse(exchange.header))
       return failureReply(
         'notAcceptable',
@@ -282,6 +303,11 @@ export class StreamableHttpHandler {
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
     const body = await exchange.body(this.maxBody);
+    return await this.deliver(exchange, caller, body);
+  }
+
+  /** The messages of a POST's body, delivered to their session (created for `initialize`). */
+  private deliver(exchange: HttpExchange, caller: Caller, body: BodyResult): Reply {
     if (!body.ok) {
       return body.reason === 'too-large'
         ? failureReply('tooLarge', `The body exceeds ${this.maxBody} bytes`, {
@@ -295,60 +321,74 @@ export class StreamableHttpHandler {
         decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
         decoded.error.message,
       );
-    const batch = Array.isArray(decoded.value);
-    let messages: unknown[] = batch ? (decoded.value as unknown[]) : [decoded.value];
-    const checked = checkMessages(messages, batch);
-    if (typeof checked === 'string') return failureReply('invalidMessage', checked);
+    const post = checkMessages(decoded.value);
+    if (typeof post === 'string') return failureReply('invalidMessage', post);
+    if (post.initialize || this.options.stateless)
+      return this.deliverToNewSession(exchange, caller, post);
+    const found = this.findSession(exchange, caller.identity);
+    return found instanceof Promise
+      ? found.then((f) => this.deliverToSession(f, caller, post))
+      : this.deliverToSession(found, caller, post);
+  }
 
-    let session: HttpSessionTransport;
-    if (checked.initialize && !this.options.stateless) {
-      const live = await this.liveSessionProblem(exchange, identity);
+  /** A POST's messages on the session they name. */
+  private deliverToSession(found: Found, caller: Caller, post: CheckedPost): Reply {
+    if (!('transport' in found)) return found;
+    const session = found.transport;
+    if (this.closing && post.requestIds.length > 0) return shuttingDown();
+    if (post.batch && found.handle.protocolVersion !== '2025-03-26') {
+      return failureReply(
+        'invalidMessage',
+        `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
+      );
+    }
+    if (post.requestIds.length > 0 && found.handle.saturated === true) {
+      // Backpressure for a client that pipelines beyond the session's queue: it retries later.
+      return failureReply(
+        'busy',
+        'Too many requests are waiting on this session; retry after the delay given',
+        { 'retry-after': '1' },
+      );
+    }
+    for (const id of post.requestIds)
+      if (session.hasPending(id))
+        return failureReply('conflict', `Request id ${JSON.stringify(id)} is already in use`);
+    if (this.cluster && session.sessionId !== undefined) {
+      // Responses to another instance's requests, and notifications, also go to the others.
+      const local = this.cluster.route(session.sessionId, post.messages, post.classified);
+      if (local.length === 0) return ACCEPTED;
+      if (local.length !== post.messages.length)
+        return this.receive(session, { ...post, messages: local }, caller);
+    }
+    return this.receive(session, post, caller);
+  }
+
+  /** A POST that starts a session: `initialize`, or any POST in stateless mode. */
+  private async deliverToNewSession(
+    exchange: HttpExchange,
+    caller: Caller,
+    post: CheckedPost,
+  ): Promise<HttpReply> {
+    if (post.initialize && !this.options.stateless) {
+      const live = await this.liveSessionProblem(exchange, caller.identity);
       if (live) return live;
     }
-    if (checked.initialize || this.options.stateless) {
-      const assumeVersion = checked.initialize
-        ? undefined
-        : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
-      const created = await this.createSession(caller, assumeVersion);
-      if (!(created instanceof HttpSessionTransport)) return created;
-      session = created;
-    } else {
-      let found = this.findSession(exchange, identity);
-      if (found instanceof Promise) found = await found;
-      if (!('transport' in found)) return found;
-      session = found.transport;
-      if (this.closing && checked.requestIds.length > 0) return shuttingDown();
-      if (batch && found.handle.protocolVersion !== '2025-03-26') {
-        return failureReply(
-          'invalidMessage',
-          `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
-        );
-      }
-      if (checked.requestIds.length > 0 && found.handle.saturated === true) {
-        // Backpressure for a client that pipelines beyond the session's queue: it retries later.
-        return failureReply(
-          'busy',
-          'Too many requests are waiting on this session; retry after the delay given',
-          { 'retry-after': '1' },
-        );
-      }
-      const reused = checked.requestIds.find((id) => session.hasPending(id));
-      if (reused !== undefined)
-        return failureReply('conflict', `Request id ${JSON.stringify(reused)} is already in use`);
-      if (this.cluster && session.sessionId !== undefined) {
-        // Responses to another instance's requests, and notifications, also go to the others.
-        const local = this.cluster.route(session.sessionId, messages, checked.classified);
-        if (local.length === 0) return ACCEPTED;
-        if (local.length !== messages.length) messages = local;
-      }
-    }
-    const reply = session.receive(messages, {
-      batch,
-      requestIds: checked.requestIds,
-      initialize: checked.initialize,
+    const assumeVersion = post.initialize
+      ? undefined
+      : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
+    const created = await this.createSession(caller, assumeVersion);
+    if (!(created instanceof HttpSessionTransport)) return created;
+    return await this.receive(created, post, caller);
+  }
+
+  private receive(session: HttpSessionTransport, post: CheckedPost, caller: Caller): Reply {
+    const reply = session.receive(post.messages, {
+      batch: post.batch,
+      requestIds: post.requestIds,
+      initialize: post.initialize,
       message: caller,
     });
-    return reply === undefined ? ACCEPTED : await reply;
+    return reply ?? ACCEPTED;
   }
 
   /**
@@ -520,32 +560,4 @@ function sessionVersionProblem(
     'badProtocolVersion',
     `MCP-Protocol-Version ${JSON.stringify(header)} differs from the version negotiated on this session (${negotiated})`,
   );
-}
-
-/** What the handler needs to know of a POST's messages, or why they are refused as a whole. */
-function checkMessages(
-  messages: unknown[],
-  batch: boolean,
-): { initialize: boolean; requestIds: RequestId[]; classified: Classified[] } | string {
-  if (batch && messages.length === 0) return 'An empty batch is not a valid request';
-  let initialize = false;
-  const requestIds: RequestId[] = [];
-  const classified: Classified[] = [];
-  for (const message of messages) {
-    const c = classifyMessage(message);
-    classified.push(c);
-    if (c.kind === 'invalid') {
-      // An error the connection would address to null could not be routed to this POST's stream.
-      if (c.id === null && !c.isResponse) return c.reason;
-      if (!c.isResponse && isRequestId(c.id)) requestIds.push(c.id);
-      continue;
-    }
-    if (c.kind !== 'request') continue;
-    if (c.message.method === 'initialize') initialize = true;
-    if (requestIds.includes(c.message.id))
-      return `Request id ${JSON.stringify(c.message.id)} appears twice`;
-    requestIds.push(c.message.id);
-  }
-  if (initialize && batch) return 'initialize must not be part of a batch';
-  return { initialize, requestIds, classified };
 }
