@@ -152,6 +152,10 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
     return this.settings.retryMs;
   }
 
+  get sseAfterMs(): number {
+    return this.settings.sseAfterMs;
+  }
+
   /** True while a client holds the standalone GET stream open. */
   get listening(): boolean {
     return this.standalone.connected;
@@ -244,12 +248,11 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
     this.lastActivity = Date.now();
     let post: PendingPost | undefined;
     if (info.requestIds.length > 0) {
-      post = new PendingPost(this, {
-        requests: info.requestIds,
-        batch: info.batch,
-        headers: info.initialize === true ? this.initializeHeaders : PLAIN_HEADERS,
-        sseAfterMs: this.settings.sseAfterMs,
-      });
+      post = new PendingPost(
+        this,
+        info,
+        info.initialize === true ? this.initializeHeaders : PLAIN_HEADERS,
+      );
       for (const id of info.requestIds) this.byRequest.set(id, post);
       if (this.settings.responseMode === 'sse') post.upgrade();
     }

@@ -25,6 +25,8 @@ export interface ReplyHeaders {
 
 /** What a pending POST needs from its session. */
 export interface PendingHost {
+  /** A POST streams when its responses have not all come within this time. */
+  readonly sseAfterMs: number;
   /**
    * The SSE stream the POST becomes: it answers the POST at once with an SSE response and
    * carries the POST's requests from then on.
@@ -90,19 +92,15 @@ export class PendingPost {
 
   constructor(
     private readonly host: PendingHost,
-    options: {
-      requests: readonly RequestId[];
-      batch: boolean;
-      headers: ReplyHeaders;
-      /** Stream when the responses have not all come within this time. */
-      sseAfterMs: number;
-    },
+    /** The POST's request ids (one unless it is a batch) and whether it is a batch. */
+    post: { readonly requestIds: readonly RequestId[]; readonly batch: boolean },
+    headers: ReplyHeaders,
   ) {
-    this.requests = options.requests;
-    this.batch = options.batch;
-    this.headers = options.headers;
+    this.requests = post.requestIds;
+    this.batch = post.batch;
+    this.headers = headers;
     this.reply = new Promise((resolve) => (this.settle = resolve));
-    this.dueAt = Date.now() + options.sseAfterMs;
+    this.dueAt = Date.now() + host.sseAfterMs;
     watch(this);
   }
 

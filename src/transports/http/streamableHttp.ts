@@ -68,7 +68,8 @@ export class StreamableHttpHandler {
   private readonly settings: SessionSettings;
   private readonly legacy: LegacySseEndpoints | undefined;
   private readonly path: string;
-  private readonly report: (error: unknown) => void;
+  /** Reports a fault that did not fail a request by itself (through `onerror`). */
+  readonly report: (error: unknown) => void;
   private readonly maxBody: number;
   private readonly cluster: ClusterSessions | undefined;
   private readonly guard: OriginGuard;
