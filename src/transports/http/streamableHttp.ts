@@ -152,7 +152,17 @@ export class StreamableHttpHandler {
     info: { clientAddress?: string } = {},
   ): Promise<Response> => {
     const exchange = exchangeOf(request, info.clientAddress);
-    return responseOf(await this.handle(exchange, exchange.urlHost));
+    const reply = await this.handle(exchange, exchange.urlHost);
+    try {
+      return responseOf(reply);
+    } catch (error) {
+      // A header value `Headers` refuses (a line break, say, from `authenticate`): a 500.
+      const why = error instanceof Error ? error.message : String(error);
+      this.report(
+        new Error(`A reply could not be written (${why}); answered 500 instead`, { cause: error }),
+      );
+      return new Response(null, { status: 500 });
+    }
   };
 
   /**
