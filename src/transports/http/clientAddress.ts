@@ -31,6 +31,17 @@ function ipv6Groups(address: string): string[] | undefined {
  * its /64 prefix (`2001:db8:1:2::/64`). Anything unrecognised is returned unchanged.
  */
 export function clientAddressKey(address: string): string {
+  if (address === lastAddress) return lastKey;
+  lastKey = keyOf(address);
+  lastAddress = address;
+  return lastKey;
+}
+
+// Requests come in runs from one address (a connection's): the last key is kept.
+let lastAddress: string | undefined;
+let lastKey = '';
+
+function keyOf(address: string): string {
   const mapped = MAPPED_V4.exec(address);
   if (mapped) return mapped[1] as string;
   if (!address.includes(':')) return address;

@@ -20,6 +20,12 @@ export interface HttpExchange {
   readonly header: (name: string) => string | null;
   /** The address of the peer the request came from (the socket's), when the runtime tells it. */
   readonly clientAddress?: string | undefined;
+  /**
+   * The connection the request came on (any object that stays the same for it, e.g. the
+   * socket), when the runtime tells it: checks whose verdict depends only on header values are
+   * remembered per connection (keyed by those values).
+   */
+  readonly connection?: object | undefined;
   /** The whole body as text, read up to `limit` bytes. */
   readonly body: (limit: number) => Promise<BodyResult>;
 }
@@ -108,15 +114,23 @@ export type HttpReply =
       readonly sse: SseChannel;
     };
 
+/** The headers of a JSON body (shared: replies never change their headers). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+});
+
+/** No headers (shared). */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** A reply whose body is JSON text. */
 export function jsonReply(
   status: number,
   value: unknown,
-  headers: Readonly<Record<string, string>> = {},
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
 ): HttpReply {
   return {
     status,
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
     body: JSON.stringify(value),
   };
 }

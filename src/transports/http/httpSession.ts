@@ -9,9 +9,16 @@ import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transpor
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
-import { SseChannel, type HttpReply } from './exchange.js';
+import { JSON_HEADERS, SseChannel, type HttpReply } from './exchange.js';
 import { formatSseRetry, SSE_HEADERS } from './sse.js';
 import { PeerRelay } from './peerRelay.js';
+import {
+  PendingPost,
+  type PendingHost,
+  type PostStream,
+  type ReplyHeaders,
+} from './pendingPost.js';
+import { RequestRoutes } from './requestRoutes.js';
 import { SseStream, type StreamHost } from './sseStream.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
@@ -44,10 +51,16 @@ const PER_INSTANCE = new Set([
   'notifications/prompts/list_changed',
 ]);
 
+/** The headers of a POST's reply that does not carry `initialize`: the same for every session. */
+const PLAIN_HEADERS: ReplyHeaders = { json: JSON_HEADERS, sse: SSE_HEADERS };
+
 /** Standalone (GET) stream ids end in `_g<n>`; POST stream ids never contain `_`. */
 function isStandaloneStream(streamId: string): boolean {
   return /_g[0-9a-z]+$/.test(streamId);
 }
+
+/** What `send` answers: delivery to a stream is synchronous, so one settled promise serves all. */
+const SENT: Promise<void> = Promise.resolve();
 
 /** Settings shared by every session of a handler. */
 export interface SessionSettings {
@@ -61,16 +74,22 @@ export interface SessionSettings {
 }
 
 /** The server side of one session. */
-export class HttpSessionTransport implements Transport, StreamHost {
+export class HttpSessionTransport implements Transport, StreamHost, PendingHost {
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
-  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The headers of the reply to the POST that carries `initialize`: the only response that names
+   * the session (the spec's place for `MCP-Session-Id`; clients send it back on every request
+   * after). Built once per session.
+   */
+  private readonly initializeHeaders: ReplyHeaders;
   /** Updated on every request: idle sessions are reaped. */
   lastActivity = Date.now();
-  private readonly byRequest = new Map<RequestId, SseStream>();
+  /** Where each request's messages go: its POST while answered in JSON, else its stream. */
+  private readonly byRequest = new RequestRoutes<PendingPost | PostStream>();
   private readonly streams = new Map<string, SseStream>();
   private standalone: SseStream;
   /**
@@ -102,7 +121,13 @@ export class HttpSessionTransport implements Transport, StreamHost {
   ) {
     this.owner = placement.owner;
     this.peers = placement.peers;
-    this.headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
+    this.initializeHeaders =
+      sessionId === undefined
+        ? PLAIN_HEADERS
+        : {
+            json: { ...JSON_HEADERS, 'mcp-session-id': sessionId },
+            sse: { ...SSE_HEADERS, 'mcp-session-id': sessionId },
+          };
     this.holdsListener = this.peers === undefined;
     this.requestIdPrefix = this.peers === undefined ? undefined : `${this.peers.instanceId}.`;
     this.standalone = this.newStandalone();
@@ -114,9 +139,6 @@ export class HttpSessionTransport implements Transport, StreamHost {
     const stream = new SseStream(this, {
       id: `${this.streamPrefix}_g${(++this.standaloneCount).toString(36)}`,
       requests: [],
-      mode: 'standalone',
-      sseAfterMs: 0,
-      batch: false,
     });
     this.streams.set(stream.id, stream);
     return stream;
@@ -130,6 +152,10 @@ export class HttpSessionTransport implements Transport, StreamHost {
     return this.settings.retryMs;
   }
 
+  get sseAfterMs(): number {
+    return this.settings.sseAfterMs;
+  }
+
   /** True while a client holds the standalone GET stream open. */
   get listening(): boolean {
     return this.standalone.connected;
@@ -139,14 +165,18 @@ export class HttpSessionTransport implements Transport, StreamHost {
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
     if (this.closed) return Promise.reject(new LocalError('closed', 'The session is closed'));
-    for (const one of Array.isArray(message) ? message : [message])
-      this.route(one, options?.relatedRequestId);
-    return Promise.resolve();
+    const related = options?.relatedRequestId;
+    if (!Array.isArray(message)) this.route(message, related);
+    else for (const one of message) this.route(one, related);
+    return SENT;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // POSTs still answered in JSON are not among the streams: their requests are.
+    for (const post of new Set(this.byRequest.values()))
+      if (post instanceof PendingPost) post.end();
     for (const stream of this.streams.values()) stream.end();
     for (const stop of this.remoteResumes) stop();
     this.remoteResumes.clear();
@@ -207,24 +237,46 @@ export class HttpSessionTransport implements Transport, StreamHost {
    */
   receive(
     messages: readonly unknown[],
-    info: { batch: boolean; requestIds: readonly RequestId[]; message: MessageInfo },
+    info: {
+      batch: boolean;
+      requestIds: readonly RequestId[];
+      /** The POST carries `initialize`: its reply names the session. */
+      initialize?: boolean;
+      message: MessageInfo;
+    },
   ): Promise<HttpReply> | undefined {
     this.lastActivity = Date.now();
-    let stream: SseStream | undefined;
+    let post: PendingPost | undefined;
     if (info.requestIds.length > 0) {
-      stream = new SseStream(this, {
-        id: this.nextStreamId(),
-        requests: info.requestIds,
-        mode: this.settings.responseMode,
-        sseAfterMs: this.settings.sseAfterMs,
-        batch: info.batch,
-      });
-      this.streams.set(stream.id, stream);
-      for (const id of info.requestIds) this.byRequest.set(id, stream);
+      post = new PendingPost(
+        this,
+        info,
+        info.initialize === true ? this.initializeHeaders : PLAIN_HEADERS,
+      );
+      for (const id of info.requestIds) this.byRequest.set(id, post);
+      if (this.settings.responseMode === 'sse') post.upgrade();
     }
     this.onmessage?.(info.batch ? messages : messages[0], info.message);
-    if (this.settings.ephemeral && !stream) queueMicrotask(() => void this.close());
-    return stream?.reply;
+    if (this.settings.ephemeral && !post) queueMicrotask(() => void this.close());
+    return post?.reply;
+  }
+
+  /** A POST that must stream (see PendingPost): its SSE stream, resumable by id. */
+  streamFor(post: PendingPost): SseStream {
+    const stream = new SseStream(this, {
+      id: this.nextStreamId(),
+      requests: post.requests,
+      post: { settle: post.settle, headers: post.headers.sse },
+    });
+    this.streams.set(stream.id, stream);
+    for (const id of post.requests)
+      if (this.byRequest.get(id) === post) this.byRequest.set(id, stream);
+    return stream;
+  }
+
+  /** A POST answered in JSON. */
+  answered(post: PendingPost): void {
+    this.forget(post.requests, post);
   }
 
   /** A GET: the standalone stream, or the resumption of the stream `lastEventId` belongs to. */
@@ -307,7 +359,7 @@ export class HttpSessionTransport implements Transport, StreamHost {
     };
     if (standalone) this.claimListener();
     if (endedEarly) queueMicrotask(finish);
-    return { status: 200, headers: { ...SSE_HEADERS, ...this.headers }, sse: channel };
+    return { status: 200, headers: SSE_HEADERS, sse: channel };
   }
 
   /** True when the id names a request whose response is still due. */
@@ -316,10 +368,15 @@ export class HttpSessionTransport implements Transport, StreamHost {
   }
 
   streamEnded(stream: SseStream): void {
-    for (const [id, s] of this.byRequest) if (s === stream) this.byRequest.delete(id);
     // A stream that ended with unread events stays until the client resumes it or the session ends.
     if (stream !== this.standalone && stream.finished && !stream.hasUnread)
       this.streams.delete(stream.id);
+    this.forget(stream.requests, stream);
+  }
+
+  /** The requests of a POST that was answered: their ids may be used again. */
+  private forget(requests: readonly RequestId[], owner: PendingPost | PostStream): void {
+    for (const id of requests) this.byRequest.release(id, owner);
     if (this.settings.ephemeral && this.byRequest.size === 0) void this.close();
   }
 
@@ -332,7 +389,7 @@ export class HttpSessionTransport implements Transport, StreamHost {
   }
 
   private route(message: JsonRpcMessage, related: RequestId | undefined): void {
-    let stream: SseStream | undefined;
+    let stream: PendingPost | PostStream | undefined;
     if (!('method' in message)) {
       if (message.id !== undefined && message.id !== null) stream = this.byRequest.get(message.id);
       if (!stream) {

@@ -3,7 +3,7 @@
  * JSON-RPC error body without id (STYLE.md §2.6, like tRPC's getHTTPStatusCode).
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { jsonReply, type HttpReply } from './exchange.js';
+import { jsonReply, NO_HEADERS, type HttpReply } from './exchange.js';
 
 /** Everything the HTTP transports refuse, by name. */
 export const HTTP_FAILURES = {
@@ -36,7 +36,7 @@ export type HttpFailure = keyof typeof HTTP_FAILURES;
 export function failureReply(
   failure: HttpFailure,
   message: string,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
 ): HttpReply {
   const { status, code } = HTTP_FAILURES[failure];
   return jsonReply(status, { jsonrpc: '2.0', error: { code, message } }, headers);

@@ -19,6 +19,8 @@ export interface ExchangeHandler {
   handle(exchange: HttpExchange, urlHost?: string): Promise<HttpReply>;
   /** Told the address the server listens on (it may warn about an exposed one). */
   noteListening?(host: string): void;
+  /** Told of a fault the adapter met answering a request (a reply Node refused to write). */
+  report?(error: unknown): void;
 }
 
 /**
@@ -47,7 +49,11 @@ export function toRequest(req: IncomingMessage): Request {
   });
 }
 
-/** Reads a Node request body up to `limit` bytes; bytes are counted as they arrive. */
+/**
+ * Reads a Node request body up to `limit` bytes; bytes are counted as they arrive. The listeners
+ * stay on the request once it is read (it is done with; an `error` listener kept there is
+ * harmless), which saves removing three per request.
+ */
 function readNodeBody(
   req: IncomingMessage,
   limit: number,
@@ -56,42 +62,37 @@ function readNodeBody(
   const declared = Number(contentLength ?? NaN);
   if (declared > limit) return Promise.resolve({ ok: false, reason: 'too-large' });
   return new Promise<BodyResult>((resolve) => {
-    const chunks: Buffer[] = [];
+    // Most bodies arrive in one chunk: an array is made only for a second.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let total = 0;
-    const finish = (result: BodyResult): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      resolve(result);
-    };
     const onData = (chunk: Buffer): void => {
       total += chunk.length;
       if (total > limit) {
         req.pause();
-        finish({ ok: false, reason: 'too-large' });
-        return;
-      }
-      chunks.push(chunk);
+        req.off('data', onData);
+        resolve({ ok: false, reason: 'too-large' });
+      } else if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
     };
-    const onEnd = (): void => {
-      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+    req.on('data', onData);
+    req.on('end', () => {
+      if (total > limit) return;
+      const bytes = more ? Buffer.concat(more, total) : (first ?? Buffer.alloc(0));
       const text = bytes.toString('utf8');
       // Invalid bytes decode to U+FFFD; only then is the strict check needed.
-      if (text.includes('\uFFFD') && !isUtf8(bytes)) finish({ ok: false, reason: 'not-utf8' });
-      else finish({ ok: true, text });
-    };
-    const onError = (): void => finish({ ok: false, reason: 'aborted' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
+      resolve(
+        text.includes('\uFFFD') && !isUtf8(bytes)
+          ? { ok: false, reason: 'not-utf8' }
+          : { ok: true, text },
+      );
+    });
+    req.on('error', () => resolve({ ok: false, reason: 'aborted' }));
   });
 }
 
-/**
- * Lower-cased headers from `rawHeaders`. Node 20 builds `req.headers` lazily, and doing so cost
- * about 6% of the server's CPU per call in the HTTP benchmark; this plain loop is cheaper.
- */
-function headersFromRaw(raw: readonly string[]): Record<string, string> {
+/** Lower-cased headers from `rawHeaders`, every line kept (repeated ones joined by ", "). */
+function headersFromRaw(raw: readonly string[]): Readonly<Record<string, unknown>> {
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
@@ -102,24 +103,41 @@ function headersFromRaw(raw: readonly string[]): Record<string, string> {
   return headers;
 }
 
+/**
+ * The header table of a Node request. Node's server builds `req.headers` for every request
+ * already, so it is used as it is when no header line is repeated. When one is, Node keeps only
+ * the first of some (Host among them) and a second Host must reach the handler to be refused:
+ * the table is then built from `rawHeaders`, every line kept.
+ */
+function headerTableOf(req: IncomingMessage): Readonly<Record<string, unknown>> {
+  const built = req.headers;
+  let names = 0;
+  for (const _name in built) names++;
+  return names * 2 === req.rawHeaders.length ? built : headersFromRaw(req.rawHeaders);
+}
+
+/** A value of a header table; `req.headers` holds `set-cookie` as an array. */
+function headerValue(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  return Array.isArray(value) ? value.join(', ') : null;
+}
+
 /** The exchange of a Node request. */
 export function exchangeOfNode(req: IncomingMessage): HttpExchange {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   let params: URLSearchParams | undefined;
-  let headers: Record<string, string> | undefined;
+  let headers: Readonly<Record<string, unknown>> | undefined;
+  const header = (name: string): string | null =>
+    headerValue((headers ??= headerTableOf(req))[name]);
   return {
     method: req.method ?? 'GET',
     pathname: q < 0 ? url : url.slice(0, q),
     clientAddress: req.socket.remoteAddress,
+    connection: req.socket,
     query: (name) => (params ??= new URLSearchParams(q < 0 ? '' : url.slice(q + 1))).get(name),
-    header: (name) => (headers ??= headersFromRaw(req.rawHeaders))[name] ?? null,
-    body: (limit) =>
-      readNodeBody(
-        req,
-        limit,
-        (headers ??= headersFromRaw(req.rawHeaders))['content-length'] ?? null,
-      ),
+    header,
+    body: (limit) => readNodeBody(req, limit, header('content-length')),
   };
 }
 
@@ -209,12 +227,29 @@ export function toNodeListener(
     res.end();
   };
   if (isExchangeHandler(handler)) {
-    return (req, res) => {
-      handler.handle(exchangeOfNode(req)).then(
-        (reply) => writeReply(reply, res),
-        () => fail(res),
-      );
+    const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+      let reply: HttpReply;
+      try {
+        reply = await handler.handle(exchangeOfNode(req));
+      } catch {
+        fail(res);
+        return;
+      }
+      try {
+        writeReply(reply, res);
+      } catch (error) {
+        // Node refuses some replies (a header value with a line break, say, from `authenticate`):
+        // that request gets a 500, and the process keeps serving.
+        const why = error instanceof Error ? error.message : String(error);
+        handler.report?.(
+          new Error(`A reply could not be written (${why}); answered 500 instead`, {
+            cause: error,
+          }),
+        );
+        fail(res);
+      }
     };
+    return (req, res) => void answer(req, res);
   }
   return (req, res) => {
     handler(toRequest(req))
@@ -270,10 +305,15 @@ export async function serveHttp(
     busy.set(socket, 0);
     socket.once('close', () => busy.delete(socket));
   });
+  // One listener for every response (no closure per request): its request names the socket.
+  const responseClosed = function (this: ServerResponse): void {
+    const socket = this.req.socket;
+    busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1));
+  };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    res.once('close', () => busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1)));
+    res.on('close', responseClosed);
   });
   const endIdle = (): void => {
     for (const [socket, responses] of busy) if (responses === 0) socket.destroy();

@@ -37,6 +37,13 @@ export interface OriginRefusal {
   readonly message: string;
 }
 
+/** The verdict last given on one connection, and the header values it judged. */
+interface ConnectionVerdict {
+  host: string | null;
+  origin: string | null;
+  verdict: OriginRefusal | undefined;
+}
+
 /** Parses an allow-list entry; throws a TypeError naming a malformed one. */
 function allowedHostOf(entry: string): Authority {
   // A bare IPv6 address (`::1`) is accepted for `[::1]`.
@@ -75,6 +82,12 @@ export class OriginGuard {
   // Clients repeat one Host and Origin: the last verdicts are kept.
   private lastHost: string | undefined;
   private lastHostResult: Authority | OriginRefusal | undefined;
+  /**
+   * Per connection, the last verdict and the Host and Origin values it is for: a keep-alive
+   * connection repeats its headers, so most requests skip the checks; one whose values differ
+   * in any way is judged again. Entries go with their connections.
+   */
+  private readonly verdicts = new WeakMap<object, ConnectionVerdict>();
 
   constructor(policy: OriginPolicy) {
     const hosts = policy.allowedHosts === undefined ? LOOPBACK : policy.allowedHosts;
@@ -84,12 +97,30 @@ export class OriginGuard {
 
   /**
    * Why Host or Origin is refused, or undefined when both pass. `urlHost` stands in for a missing
-   * Host header (some runtimes only put it in the URL).
+   * Host header (some runtimes only put it in the URL). `connection` (see HttpExchange), when
+   * given, remembers the verdict for the same values on that connection.
    */
-  problem(header: HeaderReader, urlHost?: string): OriginRefusal | undefined {
-    const host = this.checkHost(header('host') ?? urlHost ?? null);
-    if (host !== undefined && 'failure' in host) return host;
+  problem(header: HeaderReader, urlHost?: string, connection?: object): OriginRefusal | undefined {
+    const hostValue = header('host') ?? urlHost ?? null;
     const origin = header('origin');
+    if (connection === undefined) return this.judge(hostValue, origin);
+    const known = this.verdicts.get(connection);
+    if (known !== undefined && known.host === hostValue && known.origin === origin)
+      return known.verdict;
+    const verdict = this.judge(hostValue, origin);
+    if (known === undefined) this.verdicts.set(connection, { host: hostValue, origin, verdict });
+    else {
+      known.host = hostValue;
+      known.origin = origin;
+      known.verdict = verdict;
+    }
+    return verdict;
+  }
+
+  /** The verdict on one Host value (or its stand-in) and one Origin value. */
+  private judge(hostValue: string | null, origin: string | null): OriginRefusal | undefined {
+    const host = this.checkHost(hostValue);
+    if (host !== undefined && 'failure' in host) return host;
     if (origin === null) return undefined;
     const parsed = parseOrigin(origin);
     if (parsed && this.origins.has(originKey(parsed))) return undefined;
@@ -165,8 +196,15 @@ export function acceptsSse(header: HeaderReader): boolean {
   return admits(acceptedTypes(header), 'text/event-stream');
 }
 
-/** True for a JSON Content-Type (any charset parameter). */
+let lastContentType: string | null | undefined;
+let lastContentTypeOk = false;
+
+/** True for a JSON Content-Type (any charset parameter). Clients repeat one: cached. */
 export function isJsonContentType(header: HeaderReader): boolean {
   const type = header('content-type');
-  return type !== null && (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+  if (type === lastContentType) return lastContentTypeOk;
+  lastContentType = type;
+  lastContentTypeOk =
+    type !== null && (type.split(';')[0] ?? '').trim().toLowerCase() === 'application/json';
+  return lastContentTypeOk;
 }

@@ -52,10 +52,8 @@ export interface LiveSession<T extends Transport> {
   dropListener(): void;
 }
 
-/** The outcome of a lookup. */
-export type Lookup<T extends Transport> =
-  | { ok: true; session: LiveSession<T> }
-  | { ok: false; failure: 'missingSession' | 'unknownSession' };
+/** The outcome of a lookup: the session, or why there is none (no object made per request). */
+export type Lookup<T extends Transport> = LiveSession<T> | 'missingSession' | 'unknownSession';
 
 /** Sessions by id. */
 export class SessionRegistry<T extends Transport> {
@@ -98,10 +96,10 @@ export class SessionRegistry<T extends Transport> {
    * A session of another principal is reported as unknown: its existence is not revealed.
    */
   lookup(sessionId: string | null, identity: Identity | undefined): Lookup<T> {
-    if (sessionId === null || sessionId === '') return { ok: false, failure: 'missingSession' };
+    if (sessionId === null || sessionId === '') return 'missingSession';
     const session = this.sessions.get(sessionId);
-    if (!session || session.owner !== identity?.id) return { ok: false, failure: 'unknownSession' };
-    return { ok: true, session };
+    if (!session || session.owner !== identity?.id) return 'unknownSession';
+    return session;
   }
 
   /** The session with this id, whoever owns it (for messages between instances). */

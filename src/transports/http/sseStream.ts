@@ -2,20 +2,22 @@
  * @module One SSE stream of a session: the stream answering a POST, or the session's standalone
  * GET stream. It outlives its HTTP connection: when the connection drops (or the server closes it
  * to make the client poll), events keep going to the event store, and a GET with `Last-Event-ID`
- * attaches a new connection that first receives what was missed. A POST stream answers in JSON
- * instead when its responses are ready before anything else has to be sent.
+ * attaches a new connection that first receives what was missed.
  *
  * Every event goes to the store first; a connection is written to only while it keeps up. When
  * it holds `SSE_BACKLOG_BYTES` (exchange.ts) unsent, the stream stops writing to it and, once it drains,
  * catches up from the store, as a resumption does. So what waits for a slow reader (connected,
  * detached or resuming) waits in the store, under its bounds: progress coalesced per token,
  * other notifications capped, responses always kept.
+ *
+ * A POST becomes a stream only when it must (pendingPost.ts): most are answered in JSON.
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { SseChannel, type HttpReply } from './exchange.js';
+import type { PostStream } from './pendingPost.js';
 import { formatSseEvent, formatSseRetry, SSE_HEADERS } from './sse.js';
 
 /** What a stream needs from its session. */
@@ -24,39 +26,12 @@ export interface StreamHost {
   readonly eventStore: EventStore;
   /** The reconnection delay announced to clients. */
   readonly retryMs: number;
-  /** Headers every response of the session carries (the session id). */
-  readonly headers: Readonly<Record<string, string>>;
   /** The stream ended: all its responses are written. */
   streamEnded(stream: SseStream): void;
   report(error: unknown): void;
 }
 
-type Mode = 'pending' | 'live' | 'detached' | 'done';
-
-/**
- * Adaptive streams still waiting for their response, upgraded to SSE by one shared sweep rather
- * than a timer each: a timer per POST was a measurable cost at thousands of calls per second.
- */
-const waiting = new Map<SseStream, number>();
-let sweeper: ReturnType<typeof setInterval> | undefined;
-const SWEEP_MS = 10;
-
-function sweepWaiting(): void {
-  const now = Date.now();
-  for (const [stream, due] of waiting) if (now >= due) stream.upgradeToSse();
-  if (waiting.size === 0 && sweeper !== undefined) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-  }
-}
-
-function watch(stream: SseStream, dueAt: number): void {
-  waiting.set(stream, dueAt);
-  if (sweeper === undefined) {
-    sweeper = setInterval(sweepWaiting, SWEEP_MS);
-    (sweeper as { unref?: () => void }).unref?.();
-  }
-}
+type Mode = 'live' | 'detached' | 'done';
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
@@ -72,29 +47,28 @@ export interface SseStreamOptions {
   id: string;
   /** Request ids whose responses this stream carries; none for the standalone stream. */
   requests: readonly RequestId[];
-  /** Answer in JSON when possible ('adaptive'), always open SSE ('sse'), or the GET stream. */
-  mode: 'adaptive' | 'sse' | 'standalone';
-  /** In adaptive mode, open SSE when no response came within this time. */
-  sseAfterMs: number;
-  /** A batch is answered with an array even when it holds one request. */
-  batch: boolean;
+  /**
+   * A POST's stream: how to answer the POST, at once, with the SSE response (and its headers).
+   * The standalone stream has none: GETs attach to it.
+   */
+  post?: {
+    readonly settle: (reply: HttpReply) => void;
+    readonly headers: Readonly<Record<string, string>>;
+  };
 }
 
 /** A POST's stream (awaiting responses to `requests`) or the standalone stream (awaiting none). */
-export class SseStream {
+export class SseStream implements PostStream {
   readonly id: string;
-  /** The reply to the POST that opened the stream. */
-  readonly reply: Promise<HttpReply>;
+  /** Request ids whose responses this stream carries. */
+  readonly requests: readonly RequestId[];
   private mode: Mode;
   private seq = 0;
   /** The last event written to a connection (or skipped there: the store no longer had it). */
   private deliveredSeq = 0;
-  private settle!: (reply: HttpReply) => void;
   private channel: SseChannel | undefined;
   private readonly awaiting: Set<RequestId>;
-  private readonly heldResponses: JsonRpcResponse[] = [];
   private pendingAppends: Promise<void> = Promise.resolve();
-  private readonly batch: boolean;
   private readonly standalone: boolean;
   /** The connection must catch up from the store before it is written to live again. */
   private behind = false;
@@ -106,25 +80,11 @@ export class SseStream {
     options: SseStreamOptions,
   ) {
     this.id = options.id;
+    this.requests = options.requests;
     this.awaiting = new Set(options.requests);
-    this.batch = options.batch;
-    this.standalone = options.mode === 'standalone';
-    this.reply = new Promise((resolve) => (this.settle = resolve));
-    if (options.mode === 'standalone') {
-      this.mode = 'detached';
-    } else if (options.mode === 'sse') {
-      this.mode = 'pending';
-      this.openSse();
-    } else {
-      this.mode = 'pending';
-      watch(this, Date.now() + options.sseAfterMs);
-    }
-  }
-
-  /** Called by the sweep when a response took longer than `sseAfterMs`. */
-  upgradeToSse(): void {
-    waiting.delete(this);
-    if (this.mode === 'pending') this.openSse();
+    this.standalone = options.post === undefined;
+    this.mode = 'detached';
+    if (options.post) this.openSse(options.post.settle, options.post.headers);
   }
 
   /** True while an HTTP connection is attached. */
@@ -150,18 +110,13 @@ export class SseStream {
       );
       return;
     }
-    const response = isResponse(message);
-    if (this.mode === 'pending') {
-      if (response) {
-        this.heldResponses.push(message);
-        if (message.id !== undefined && message.id !== null) this.awaiting.delete(message.id);
-        if (this.awaiting.size === 0) this.answerJson();
-        return;
-      }
-      this.openSse();
-    }
     this.emit(message);
-    if (response && !this.standalone && message.id !== undefined && message.id !== null) {
+    if (
+      isResponse(message) &&
+      !this.standalone &&
+      message.id !== undefined &&
+      message.id !== null
+    ) {
       this.awaiting.delete(message.id);
       if (this.awaiting.size === 0) this.complete();
     }
@@ -172,9 +127,7 @@ export class SseStream {
    * reconnects after `retry` with `Last-Event-ID` and gets the rest.
    */
   closeConnection(): void {
-    if (this.mode === 'done') return;
-    if (this.mode === 'pending') this.openSse();
-    if (!this.connected) return;
+    if (this.mode === 'done' || !this.connected) return;
     this.channel?.write(formatSseRetry(this.host.retryMs));
     this.detach();
   }
@@ -199,7 +152,7 @@ export class SseStream {
     if (this.mode !== 'done') this.mode = 'live';
     this.behind = true;
     await this.pump(channel);
-    return { status: 200, headers: { ...SSE_HEADERS, ...this.host.headers }, sse: channel };
+    return { status: 200, headers: SSE_HEADERS, sse: channel };
   }
 
   /**
@@ -218,7 +171,6 @@ export class SseStream {
         },
       });
     }
-    waiting.delete(this);
     const unread = this.hasUnread || !this.connected;
     this.mode = 'done';
     this.channel?.close();
@@ -249,27 +201,16 @@ export class SseStream {
       .catch((e: unknown) => this.host.report(e));
   }
 
-  private answerJson(): void {
-    waiting.delete(this);
-    this.mode = 'done';
-    const body = this.batch ? this.heldResponses : this.heldResponses[0];
-    this.settle({
-      status: 200,
-      headers: { 'content-type': 'application/json', ...this.host.headers },
-      body: JSON.stringify(body),
-    });
-    this.host.streamEnded(this);
-  }
-
-  private openSse(): void {
-    waiting.delete(this);
+  private openSse(
+    settle: (reply: HttpReply) => void,
+    headers: Readonly<Record<string, string>>,
+  ): void {
     const channel = this.newChannel();
     this.mode = 'live';
-    this.settle({ status: 200, headers: { ...SSE_HEADERS, ...this.host.headers }, sse: channel });
+    settle({ status: 200, headers, sse: channel });
     // The priming event: an id to resume from and the retry delay, before anything else.
     channel.write(formatSseEvent({ id: `${this.id}:0`, retry: this.host.retryMs, data: '' }));
     this.announceOpen();
-    for (const held of this.heldResponses.splice(0)) this.emit(held);
   }
 
   /** A channel for a new connection, or one already open (a resumption that continues here). */

@@ -5,23 +5,28 @@
  * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
-import { classifyMessage, isRequestId, type Classified } from '../../jsonrpc/guards.js';
 import type { Identity } from '../../jsonrpc/transport.js';
-import type { RequestId } from '../../jsonrpc/types.js';
-import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from './body.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
 import { MemoryEventStore } from './eventStore.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
+import { NO_HEADERS, type HttpExchange, type HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
 import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
 import { LegacySseEndpoints } from './legacySse.js';
+import { checkMessages, type CheckedPost } from './postMessages.js';
 import { isLoopbackHost } from './loopback.js';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
 import { principalKey, SessionQuota } from './sessionQuota.js';
 import { SessionRegistry, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
+
+/** A session a request names, or the reply refusing the request. */
+type Found = LiveSession<HttpSessionTransport> | HttpReply;
+
+/** A reply now, or one to come. */
+type Reply = HttpReply | Promise<HttpReply>;
 
 /** What the handler passes along with each message it delivers. */
 interface Caller {
@@ -43,6 +48,9 @@ function shuttingDown(): HttpReply {
   return failureReply('shuttingDown', 'The server is shutting down', { connection: 'close' });
 }
 
+/** The answer to a POST of only notifications and responses (shared: replies are not changed). */
+const ACCEPTED: HttpReply = Object.freeze({ status: 202, headers: NO_HEADERS });
+
 function isReply(result: AuthResult): result is HttpReply {
   return typeof result === 'object' && 'status' in result;
 }
@@ -60,7 +68,8 @@ export class StreamableHttpHandler {
   private readonly settings: SessionSettings;
   private readonly legacy: LegacySseEndpoints | undefined;
   private readonly path: string;
-  private readonly report: (error: unknown) => void;
+  /** Reports a fault that did not fail a request by itself (through `onerror`). */
+  readonly report: (error: unknown) => void;
   private readonly maxBody: number;
   private readonly cluster: ClusterSessions | undefined;
   private readonly guard: OriginGuard;
@@ -143,7 +152,17 @@ export class StreamableHttpHandler {
     info: { clientAddress?: string } = {},
   ): Promise<Response> => {
     const exchange = exchangeOf(request, info.clientAddress);
-    return responseOf(await this.handle(exchange, exchange.urlHost));
+    const reply = await this.handle(exchange, exchange.urlHost);
+    try {
+      return responseOf(reply);
+    } catch (error) {
+      // A header value `Headers` refuses (a line break, say, from `authenticate`): a 500.
+      const why = error instanceof Error ? error.message : String(error);
+      this.report(
+        new Error(`A reply could not be written (${why}); answered 500 instead`, { cause: error }),
+      );
+      return new Response(null, { status: 500 });
+    }
   };
 
   /**
@@ -172,47 +191,79 @@ export class StreamableHttpHandler {
   }
 
   /**
-   * The session a request names: one of this instance's, or (in a cluster) one another instance
-   * created, which is served here from now on.
+   * The session a request names: one of this instance's (found without waiting: awaiting costs a
+   * turn of the microtask queue per request), or, in a cluster, one another instance created,
+   * which is served here from now on.
    */
-  private async findSession(
+  private findSession(
     exchange: HttpExchange,
     identity: Identity | undefined,
-  ): Promise<LiveSession<HttpSessionTransport> | HttpReply> {
+  ): Found | Promise<Found> {
     const sessionId = exchange.header('mcp-session-id');
     const found = this.registry.lookup(sessionId, identity);
-    if (found.ok) {
+    if (typeof found !== 'string') {
       if (sessionId !== null) this.cluster?.touch(sessionId);
-      return sessionVersionProblem(exchange, found.session) ?? found.session;
+      return sessionVersionProblem(exchange, found) ?? found;
     }
-    if (found.failure === 'unknownSession' && this.cluster && sessionId !== null) {
-      await this.cluster.ready;
-      const adopted = await this.cluster.adopt(sessionId, identity);
-      if (adopted.ok) return sessionVersionProblem(exchange, adopted.session) ?? adopted.session;
-      if (adopted.failure === 'storeUnavailable')
-        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
-          'retry-after': '1',
-        });
-      if (adopted.failure === 'tooManySessions')
-        return failureReply('tooManySessions', 'Too many sessions; try again later', {
-          'retry-after': '5',
-        });
-    }
+    if (found === 'unknownSession' && this.cluster && sessionId !== null)
+      return this.adoptSession(this.cluster, exchange, { sessionId, identity });
     return failureReply(
-      found.failure,
-      found.failure === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
+      found,
+      found === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
     );
   }
 
-  private async route(exchange: HttpExchange, urlHost: string | undefined): Promise<HttpReply> {
-    const refused = this.guard.problem(exchange.header, urlHost);
+  /** A session another instance of the cluster created, served here from now on. */
+  private async adoptSession(
+    cluster: ClusterSessions,
+    exchange: HttpExchange,
+    named: { sessionId: string; identity: Identity | undefined },
+  ): Promise<Found> {
+    await cluster.ready;
+    const adopted = await cluster.adopt(named.sessionId, named.identity);
+    if (adopted.ok) return sessionVersionProblem(exchange, adopted.session) ?? adopted.session;
+    if (adopted.failure === 'storeUnavailable')
+      return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
+        'retry-after': '1',
+      });
+    if (adopted.failure === 'tooManySessions')
+      return failureReply('tooManySessions', 'Too many sessions; try again later', {
+        'retry-after': '5',
+      });
+    return failureReply('unknownSession', 'Session not found');
+  }
+
+  /**
+   * Routes one request. Not async (nor are the steps below, up to the body read): every async
+   * function allocates a frame holding all of its locals, on every call, and each `await` costs a
+   * turn of the microtask queue; the handler waits only where something is to come.
+   */
+  private route(exchange: HttpExchange, urlHost: string | undefined): Reply {
+    const refused = this.guard.problem(exchange.header, urlHost, exchange.connection);
     if (refused) return failureReply(refused.failure, refused.message);
     const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
     if (!legacy && exchange.pathname !== this.path)
       return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
-    const auth = await this.options.authenticate?.(exchange);
+    const authenticate = this.options.authenticate;
+    if (!authenticate) return this.dispatch(exchange, legacy, undefined);
+    return this.authenticated(exchange, legacy, authenticate);
+  }
+
+  private async authenticated(
+    exchange: HttpExchange,
+    legacy: LegacySseEndpoints | undefined,
+    authenticate: NonNullable<StreamableHttpOptions['authenticate']>,
+  ): Promise<HttpReply> {
+    const auth = await authenticate(exchange);
     if (auth !== undefined && isReply(auth)) return auth;
-    const identity = auth;
+    return await this.dispatch(exchange, legacy, auth);
+  }
+
+  private dispatch(
+    exchange: HttpExchange,
+    legacy: LegacySseEndpoints | undefined,
+    identity: Identity | undefined,
+  ): Reply {
     if (legacy)
       return this.closing
         ? shuttingDown()
@@ -251,8 +302,8 @@ export class StreamableHttpHandler {
     return undefined;
   }
 
+  /** A POST: its headers are checked, its body read, then its messages delivered. */
   private async post(exchange: HttpExchange, caller: Caller): Promise<HttpReply> {
-    const identity = caller.identity;
     if (!acceptsJsonAndSse(exchange.header))
       return failureReply(
         'notAcceptable',
@@ -263,6 +314,11 @@ export class StreamableHttpHandler {
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
     const body = await exchange.body(this.maxBody);
+    return await this.deliver(exchange, caller, body);
+  }
+
+  /** The messages of a POST's body, delivered to their session (created for `initialize`). */
+  private deliver(exchange: HttpExchange, caller: Caller, body: BodyResult): Reply {
     if (!body.ok) {
       return body.reason === 'too-large'
         ? failureReply('tooLarge', `The body exceeds ${this.maxBody} bytes`, {
@@ -276,58 +332,74 @@ export class StreamableHttpHandler {
         decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
         decoded.error.message,
       );
-    const batch = Array.isArray(decoded.value);
-    let messages: unknown[] = batch ? (decoded.value as unknown[]) : [decoded.value];
-    const checked = checkMessages(messages, batch);
-    if (typeof checked === 'string') return failureReply('invalidMessage', checked);
+    const post = checkMessages(decoded.value);
+    if (typeof post === 'string') return failureReply('invalidMessage', post);
+    if (post.initialize || this.options.stateless)
+      return this.deliverToNewSession(exchange, caller, post);
+    const found = this.findSession(exchange, caller.identity);
+    return found instanceof Promise
+      ? found.then((f) => this.deliverToSession(f, caller, post))
+      : this.deliverToSession(found, caller, post);
+  }
 
-    let session: HttpSessionTransport;
-    if (checked.initialize && !this.options.stateless) {
-      const live = await this.liveSessionProblem(exchange, identity);
+  /** A POST's messages on the session they name. */
+  private deliverToSession(found: Found, caller: Caller, post: CheckedPost): Reply {
+    if (!('transport' in found)) return found;
+    const session = found.transport;
+    if (this.closing && post.requestIds.length > 0) return shuttingDown();
+    if (post.batch && found.handle.protocolVersion !== '2025-03-26') {
+      return failureReply(
+        'invalidMessage',
+        `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
+      );
+    }
+    if (post.requestIds.length > 0 && found.handle.saturated === true) {
+      // Backpressure for a client that pipelines beyond the session's queue: it retries later.
+      return failureReply(
+        'busy',
+        'Too many requests are waiting on this session; retry after the delay given',
+        { 'retry-after': '1' },
+      );
+    }
+    for (const id of post.requestIds)
+      if (session.hasPending(id))
+        return failureReply('conflict', `Request id ${JSON.stringify(id)} is already in use`);
+    if (this.cluster && session.sessionId !== undefined) {
+      // Responses to another instance's requests, and notifications, also go to the others.
+      const local = this.cluster.route(session.sessionId, post.messages, post.classified);
+      if (local.length === 0) return ACCEPTED;
+      if (local.length !== post.messages.length)
+        return this.receive(session, { ...post, messages: local }, caller);
+    }
+    return this.receive(session, post, caller);
+  }
+
+  /** A POST that starts a session: `initialize`, or any POST in stateless mode. */
+  private async deliverToNewSession(
+    exchange: HttpExchange,
+    caller: Caller,
+    post: CheckedPost,
+  ): Promise<HttpReply> {
+    if (post.initialize && !this.options.stateless) {
+      const live = await this.liveSessionProblem(exchange, caller.identity);
       if (live) return live;
     }
-    if (checked.initialize || this.options.stateless) {
-      const assumeVersion = checked.initialize
-        ? undefined
-        : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
-      const created = await this.createSession(caller, assumeVersion);
-      if (!(created instanceof HttpSessionTransport)) return created;
-      session = created;
-    } else {
-      const found = await this.findSession(exchange, identity);
-      if (!('transport' in found)) return found;
-      session = found.transport;
-      if (this.closing && checked.requestIds.length > 0) return shuttingDown();
-      if (batch && found.handle.protocolVersion !== '2025-03-26') {
-        return failureReply(
-          'invalidMessage',
-          `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
-        );
-      }
-      if (checked.requestIds.length > 0 && found.handle.saturated === true) {
-        // Backpressure for a client that pipelines beyond the session's queue: it retries later.
-        return failureReply(
-          'busy',
-          'Too many requests are waiting on this session; retry after the delay given',
-          { 'retry-after': '1' },
-        );
-      }
-      const reused = checked.requestIds.find((id) => session.hasPending(id));
-      if (reused !== undefined)
-        return failureReply('conflict', `Request id ${JSON.stringify(reused)} is already in use`);
-      if (this.cluster && session.sessionId !== undefined) {
-        // Responses to another instance's requests, and notifications, also go to the others.
-        const local = this.cluster.route(session.sessionId, messages, checked.classified);
-        if (local.length === 0) return { status: 202, headers: session.headers };
-        if (local.length !== messages.length) messages = local;
-      }
-    }
-    const reply = session.receive(messages, {
-      batch,
-      requestIds: checked.requestIds,
+    const assumeVersion = post.initialize
+      ? undefined
+      : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
+    const created = await this.createSession(caller, assumeVersion);
+    if (!(created instanceof HttpSessionTransport)) return created;
+    return await this.receive(created, post, caller);
+  }
+
+  private receive(session: HttpSessionTransport, post: CheckedPost, caller: Caller): Reply {
+    const reply = session.receive(post.messages, {
+      batch: post.batch,
+      requestIds: post.requestIds,
+      initialize: post.initialize,
       message: caller,
     });
-    return reply ?? { status: 202, headers: session.headers };
+    return reply ?? ACCEPTED;
   }
 
   /**
@@ -342,7 +414,7 @@ export class StreamableHttpHandler {
   ): Promise<HttpReply | undefined> {
     const sessionId = exchange.header('mcp-session-id');
     if (sessionId === null || sessionId === '') return undefined;
-    let live = this.registry.lookup(sessionId, identity).ok;
+    let live = typeof this.registry.lookup(sessionId, identity) !== 'string';
     if (!live && this.cluster) {
       try {
         live = await this.cluster.owns(sessionId, identity);
@@ -446,7 +518,8 @@ export class StreamableHttpHandler {
       return failureReply('notAcceptable', 'Accept must list text/event-stream');
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const found = await this.findSession(exchange, identity);
+    let found = this.findSession(exchange, identity);
+    if (found instanceof Promise) found = await found;
     if (!('transport' in found)) return found;
     const result = await found.transport.listen(exchange.header('last-event-id') ?? undefined);
     if (result === 'conflict')
@@ -463,7 +536,8 @@ export class StreamableHttpHandler {
       });
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    const found = await this.findSession(exchange, identity);
+    let found = this.findSession(exchange, identity);
+    if (found instanceof Promise) found = await found;
     if (!('transport' in found)) return found;
     if (this.cluster && found.transport.sessionId !== undefined) {
       try {
@@ -497,32 +571,4 @@ function sessionVersionProblem(
     'badProtocolVersion',
     `MCP-Protocol-Version ${JSON.stringify(header)} differs from the version negotiated on this session (${negotiated})`,
   );
-}
-
-/** What the handler needs to know of a POST's messages, or why they are refused as a whole. */
-function checkMessages(
-  messages: unknown[],
-  batch: boolean,
-): { initialize: boolean; requestIds: RequestId[]; classified: Classified[] } | string {
-  if (batch && messages.length === 0) return 'An empty batch is not a valid request';
-  let initialize = false;
-  const requestIds: RequestId[] = [];
-  const classified: Classified[] = [];
-  for (const message of messages) {
-    const c = classifyMessage(message);
-    classified.push(c);
-    if (c.kind === 'invalid') {
-      // An error the connection would address to null could not be routed to this POST's stream.
-      if (c.id === null && !c.isResponse) return c.reason;
-      if (!c.isResponse && isRequestId(c.id)) requestIds.push(c.id);
-      continue;
-    }
-    if (c.kind !== 'request') continue;
-    if (c.message.method === 'initialize') initialize = true;
-    if (requestIds.includes(c.message.id))
-      return `Request id ${JSON.stringify(c.message.id)} appears twice`;
-    requestIds.push(c.message.id);
-  }
-  if (initialize && batch) return 'initialize must not be part of a batch';
-  return { initialize, requestIds, classified };
 }
