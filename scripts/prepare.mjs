@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundleLibrary } from './bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -25,11 +26,13 @@ const SHARED_INPUTS = ['tsconfig.json', 'package.json', 'package-lock.json'];
 /** The two builds: what each reads (files or folders under the root) and where it writes. */
 export const TARGETS = {
   lib: {
-    inputs: ['src', 'tsconfig.build.json', ...SHARED_INPUTS],
+    inputs: ['src', 'tsconfig.build.json', 'scripts/bundle.mjs', ...SHARED_INPUTS],
     // Unit tests beside the code are not compiled (tsconfig.build.json excludes them).
     ignore: (path) => path.endsWith('.test.ts'),
     output: 'dist',
+    // tsc writes the declarations; esbuild the JavaScript (scripts/bundle.mjs says why).
     tsconfig: 'tsconfig.build.json',
+    bundle: true,
   },
   examples: {
     // They import the library by its package name, so they are rebuilt when it is.
@@ -91,7 +94,8 @@ export function build(name) {
   const target = TARGETS[name];
   // Taken before compiling: a source saved during the build makes the next run build again.
   const inputs = inputsOf(name);
-  console.error(`[prepare] building ${target.output}/ (tsc -p ${target.tsconfig})`);
+  const how = `tsc -p ${target.tsconfig}${target.bundle ? ' and esbuild' : ''}`;
+  console.error(`[prepare] building ${target.output}/ (${how})`);
   rmSync(`${root}${target.output}`, { recursive: true, force: true });
   execFileSync(
     process.execPath,
@@ -101,6 +105,7 @@ export function build(name) {
       stdio: 'inherit',
     },
   );
+  if (target.bundle) bundleLibrary(root);
   mkdirSync(STAMPS, { recursive: true });
   writeFileSync(stampFile(name), `${JSON.stringify({ inputs, outputs: outputsOf(name) })}\n`);
 }

@@ -277,7 +277,8 @@ export class McpServer {
   }
 
   private scheduleListChanged(): void {
-    if (this.listChangedTimer !== undefined) return;
+    // Nobody to tell (tools registered before connect): a session lists them when it starts.
+    if (this.listChangedTimer !== undefined || this.live.size === 0) return;
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
       this.flushListChanged();
