@@ -1,7 +1,8 @@
 /**
  * The stdio benchmark: the default toolwire server (Zod schemas, async handlers), the same server
  * with JSON Schemas and synchronous handlers, the official SDK's server with the same tools, and a
- * bare JSON-lines process (the ceiling), in interleaved rounds (median [min-max] over the rounds,
+ * bare JSON-lines process (the ceiling), the ceiling plus what Zod costs any server (ceiling+Zod:
+ * the part of a figure no MCP library can remove from a Zod server), in interleaved rounds (median [min-max] over the rounds,
  * which damps the noise of a shared machine). Each offers `echo` plus 999 generated tools; one
  * client drives them all the same way. Figures: sequential call latency; calls/s, p50/p99 latency
  * and the server's CPU time per call with 64 calls in flight; tools/list of 1000 tools; cold start
@@ -21,10 +22,13 @@ const SERVERS = {
   },
   sdk: { script: here('./servers/sdkServer.js'), label: 'SDK' },
   ceiling: { script: here('./servers/echoCeiling.js'), label: 'ceiling' },
+  'ceiling-zod': { script: here('./servers/zodCeiling.js'), label: 'ceiling+Zod' },
 } as const;
 type Name = keyof typeof SERVERS;
 
 const quick = process.argv.includes('--quick');
+/** Node flags for every server, e.g. BENCH_NODE_FLAGS=--max-semi-space-size=4 (none by default). */
+const NODE_FLAGS = (process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
 const ROUNDS = quick ? 1 : 5;
 const SEQUENTIAL = quick ? 300 : 2000;
 const IN_FLIGHT = 64;
@@ -70,13 +74,13 @@ async function measure(name: Name): Promise<RoundFigures> {
   // Cold start: spawn to the first tools/list answer (after initialize, as a host does).
   const colds: number[] = [];
   for (let i = 0; i < COLD_STARTS; i++) {
-    const c = new LineClient(process.execPath, [script]);
+    const c = new LineClient(process.execPath, [...NODE_FLAGS, script]);
     await c.initialize();
     await c.request('tools/list');
     colds.push(msSince(c.spawnedAt));
     await c.close();
   }
-  const c = new LineClient(process.execPath, [script]);
+  const c = new LineClient(process.execPath, [...NODE_FLAGS, script]);
   await c.initialize();
   // Warm-up, the same for every server: the sequential and pipelined paths get hot (JIT) before
   // anything is timed.
@@ -126,10 +130,12 @@ await runBench(
       { header: 'tw/ceiling', of: 'toolwire', to: 'ceiling' },
       { header: 'tw/SDK', of: 'toolwire', to: 'sdk' },
       { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
+      { header: 'tw/ceiling+Zod', of: 'toolwire', to: 'ceiling-zod' },
     ],
     note:
       `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). ${PIPELINED} calls at ${IN_FLIGHT} in flight, ` +
-      `${SEQUENTIAL} sequential, ${LISTS} tools/list, ${COLD_STARTS} cold starts per server and round.`,
+      `${SEQUENTIAL} sequential, ${LISTS} tools/list, ${COLD_STARTS} cold starts per server and round.` +
+      (NODE_FLAGS.length > 0 ? ` Servers run with ${NODE_FLAGS.join(' ')}.` : ''),
   },
   (name) => measure(name as Name),
 );

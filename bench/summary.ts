@@ -34,13 +34,14 @@ if (verdicts.length > 0) {
   );
   console.log(
     markdownTable(
-      ['target', 'goal', 'toolwire', 'reference', 'ratio', 'verdict'],
+      ['target', 'goal', 'toolwire', 'reference', 'ratio', 'vs ceiling+Zod', 'verdict'],
       verdicts.map((v) => [
         v.target,
         v.goal,
         v.toolwire,
         v.reference,
         v.ratio,
+        v.ownRatio,
         v.met === undefined ? 'not measured' : v.met ? 'met' : 'MISSED',
       ]),
     ),

@@ -56,6 +56,11 @@ export interface Verdict {
   toolwire: string;
   reference: string;
   ratio: string;
+  /**
+   * For a ceiling target: toolwire / the ceiling plus what Zod costs any server (`ceiling-zod`,
+   * when the benchmark ran it), the part of the figure that is toolwire's own; else "-".
+   */
+  ownRatio: string;
   met: boolean | undefined;
 }
 
@@ -73,12 +78,14 @@ export function checkTargets(results: Partial<Record<string, BenchResult>>): Ver
     const r = results[t.bench];
     if (!r) continue;
     const ratio = ratioOf(r, t.key, 'toolwire', 'ceiling');
+    const own = ratioOf(r, t.key, 'toolwire', 'ceiling-zod');
     verdicts.push({
       target: t.label,
       goal: `${t.op} ${t.bound}x ceiling`,
       toolwire: formatNumber(median(r, 'toolwire', t.key)),
       reference: `${formatNumber(median(r, 'ceiling', t.key))} (ceiling)`,
       ratio: ratio.toFixed(2),
+      ownRatio: Number.isFinite(own) ? own.toFixed(2) : '-',
       met: verdict(t.op === '>=' ? ratio >= t.bound : ratio <= t.bound, ratio),
     });
   }
@@ -98,6 +105,7 @@ export function checkTargets(results: Partial<Record<string, BenchResult>>): Ver
         toolwire: formatNumber(median(r, 'toolwire', f.key)),
         reference: `${formatNumber(median(r, sdk, f.key))} (${r.servers[sdk] ?? sdk})`,
         ratio: ratio.toFixed(2),
+        ownRatio: '-',
         met: verdict(f.better === 'higher' ? ratio > 1 : ratio < 1, ratio),
       });
     }

@@ -31,11 +31,11 @@ describe('npm run bench', () => {
   it('a --quick stdio run measures every server and the targets table judges every target', () => {
     const table = run('stdio', ['--quick']);
     expect(table).toMatch(
-      /\| figure +\| +toolwire async\+Zod \| +toolwire sync\+JSON \| +SDK \| +ceiling \|/,
+      /\| figure +\| +toolwire async\+Zod \| +toolwire sync\+JSON \| +SDK \| +ceiling \| +ceiling\+Zod \|/,
     );
     expect(table).toMatch(/\| server CPU µs per call, 64 in flight +\|/);
     const result = JSON.parse(readFileSync(join(out, 'stdio.json'), 'utf8')) as BenchResult;
-    for (const name of ['toolwire', 'toolwire-sync', 'sdk', 'ceiling'])
+    for (const name of ['toolwire', 'toolwire-sync', 'sdk', 'ceiling', 'ceiling-zod'])
       for (const figure of result.figures)
         expect(result.summary[name]?.[figure.key]?.median, `${name} ${figure.key}`).toBeGreaterThan(
           0,
@@ -102,6 +102,21 @@ describe('targets', () => {
     expect(met('stdio p99 at 64 in flight')).toBe(true); // 2x, the bound itself
     expect(met('HTTP server CPU µs per call at 16 clients')).toBeUndefined(); // not run
     expect(verdicts.filter((v) => v.target.startsWith('vs SDK')).every((v) => v.met)).toBe(true);
+    // No ceiling+Zod server in this run: no share of toolwire's own to show.
+    expect(verdicts.every((v) => v.ownRatio === '-')).toBe(true);
+  });
+
+  it("shows toolwire's own share against the ceiling plus Zod", () => {
+    const verdicts = checkTargets({
+      stdio: made('stdio', {
+        toolwire: { coldStart: 200, rss: 90 },
+        ceiling: { coldStart: 60, rss: 50 },
+        'ceiling-zod': { coldStart: 160, rss: 75 },
+      }),
+    });
+    const cold = verdicts.find((v) => v.target === 'cold start to first tools/list');
+    expect([cold?.ratio, cold?.ownRatio, cold?.met]).toEqual(['3.33', '1.25', false]);
+    expect(verdicts.find((v) => v.target === 'RSS after the run')?.ownRatio).toBe('1.20');
   });
 
   it('holds toolwire to the better of the SDK modes, figure by figure', () => {
