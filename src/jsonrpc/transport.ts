@@ -12,12 +12,27 @@ import type { JsonRpcMessage, RequestId } from './types.js';
  * rate limits and task ownership.
  */
 export interface Identity {
-  /** A stable identifier of the principal (user, service account, API key id...). */
+  /**
+   * A stable identifier of the principal (user, service account, API key id...): rate limits,
+   * session quotas and task ownership count by it. Verified OAuth access tokens give
+   * `<issuer> <subject>` (a subject is unique only within its issuer).
+   */
   readonly id: string;
   /** Granted scopes, when the authentication scheme has them. */
   readonly scopes?: readonly string[];
   /** Any further verified claims. */
   readonly claims?: Readonly<Record<string, unknown>>;
+  /** OAuth: the issuer of the access token (`iss`). */
+  readonly issuer?: string;
+  /** OAuth: the token's subject (`sub`), the resource owner or the client itself. */
+  readonly subject?: string;
+  /**
+   * OAuth: the client the token was issued to (`client_id`, else `azp`). A session belongs to
+   * its principal and client together: another client of the same user cannot use it.
+   */
+  readonly clientId?: string;
+  /** When the credential stops being valid, in milliseconds since the epoch. */
+  readonly expiresAt?: number;
 }
 
 /** What the transport knows about one incoming message beyond its content. */
