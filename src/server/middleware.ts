@@ -32,6 +32,11 @@ export interface MiddlewareRequest {
   /** The caller's network address, when the transport knows it (HTTP). */
   readonly clientAddress: string | undefined;
   /**
+   * How the request arrived, in OpenTelemetry's `network.transport` terms: `pipe` (stdio), `tcp`
+   * (HTTP), `inproc` (in-memory transport); undefined for a transport that does not say.
+   */
+  readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
+  /**
    * For `tools/call`: the definition of the tool named in the params, as this session's revision
    * lists it, when such a tool is registered and enabled (the `access` stage decides whether this
    * caller may call it). Otherwise undefined.
