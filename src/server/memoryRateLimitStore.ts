@@ -11,6 +11,7 @@ import {
   type Admission,
   type AdmitRequest,
   type Admitted,
+  type BucketTake,
   type RateLimitRule,
   type RateLimitStore,
   type SlotTake,
@@ -67,7 +68,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   admit(request: AdmitRequest): Admission {
     const now = this.now();
     const { buckets, slot } = request;
-    if (this.buckets.size + buckets.length > this.maxBuckets) this.sweep(now, buckets.length);
+    if (this.buckets.size + buckets.length > this.maxBuckets) this.makeRoom(buckets, now);
     // Check every bucket first (refilling it), take only once all of them allow.
     let wait = 0;
     let refusedBy = -1;
@@ -144,6 +145,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Drops expired leases everywhere (leases never released of callers not seen again). */
   private sweepSlots(now: number): void {
     for (const key of this.slots.keys()) this.liveLeases(key, now);
+  }
+
+  /** Sweeps when the buckets of `takes` that do not exist yet would not fit. */
+  private makeRoom(takes: readonly BucketTake[], now: number): void {
+    let missing = 0;
+    for (const take of takes) if (!this.buckets.has(take.key)) missing++;
+    if (this.buckets.size + missing > this.maxBuckets) this.sweep(now, missing);
   }
 
   /**
