@@ -69,22 +69,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const now = this.now();
     const { buckets, slot } = request;
     if (this.buckets.size + buckets.length > this.maxBuckets) this.makeRoom(buckets, now);
-    // Check every bucket first (refilling it), take only once all of them allow.
+    // Takes a token from each bucket while checking them, and gives them back if any refuses:
+    // one lookup per bucket on the common path, and the same all-or-nothing outcome (nothing
+    // else runs in between).
     let wait = 0;
     let refusedBy = -1;
     for (let i = 0; i < buckets.length; i++) {
       const { key, rule } = buckets[i]!;
       let bucket = this.buckets.get(key);
       if (bucket) {
-        bucket.tokens = refilled(bucket, rule, now);
+        bucket.tokens = refilled(bucket, rule, now) - 1;
         bucket.updatedAt = now;
         bucket.rule = rule;
       } else {
-        bucket = { tokens: burstOf(rule), updatedAt: now, rule };
+        bucket = { tokens: burstOf(rule) - 1, updatedAt: now, rule };
         this.buckets.set(key, bucket);
       }
-      if (bucket.tokens < 1) {
-        const ms = Math.ceil(((1 - bucket.tokens) * rule.windowMs) / rule.limit);
+      if (bucket.tokens < 0) {
+        const ms = Math.ceil((-bucket.tokens * rule.windowMs) / rule.limit);
         if (ms > wait) {
           wait = ms;
           refusedBy = i;
@@ -96,15 +98,15 @@ export class MemoryRateLimitStore implements RateLimitStore {
       leases = this.liveLeases(slot.key, now);
       if (leases !== undefined && leases.size >= slot.max) {
         const ms = this.slotWait(leases, slot, now);
-        if (ms > wait) {
+        if (refusedBy < 0 || ms > wait) {
           wait = ms;
           refusedBy = buckets.length;
         }
       }
     }
-    if (refusedBy >= 0) return { allowed: false, retryAfterMs: Math.max(1, wait), refusedBy };
-    for (let i = 0; i < buckets.length; i++) this.buckets.get(buckets[i]!.key)!.tokens -= 1;
-    return slot ? this.hold(slot, leases, now) : ADMITTED;
+    if (refusedBy < 0) return slot ? this.hold(slot, leases, now) : ADMITTED;
+    for (let i = 0; i < buckets.length; i++) this.buckets.get(buckets[i]!.key)!.tokens += 1;
+    return { allowed: false, retryAfterMs: Math.max(1, wait), refusedBy };
   }
 
   /** The unexpired leases of `key` (dropping expired ones), or undefined when there are none. */

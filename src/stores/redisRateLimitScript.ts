@@ -49,7 +49,7 @@ if slot then
     local first = redis.call('ZRANGE', slot, 0, 0, 'WITHSCORES')
     if first[2] and tonumber(first[2]) - now < ms then ms = tonumber(first[2]) - now end
     ms = math.ceil(ms)
-    if ms > wait then wait, refused = ms, n end
+    if refused < 0 or ms > wait then wait, refused = ms, n end
   end
 end
 if refused >= 0 then return { 0, math.max(1, wait), refused } end

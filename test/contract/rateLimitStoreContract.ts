@@ -168,6 +168,16 @@ export function rateLimitStoreContract(name: string, make: () => Promise<SharedS
       expect(plain.allowed && plain.release).toBeUndefined();
     });
 
+    it('a full set of slots refuses even with a retry hint of 0 (and answers at least 1 ms)', async () => {
+      const eager = slot('z', 1, { retryAfterMs: 0 });
+      expect((await admit({ buckets: [], slot: eager })).allowed).toBe(true);
+      expect(await admit({ buckets: [], slot: eager })).toEqual({
+        allowed: false,
+        retryAfterMs: 1,
+        refusedBy: 0,
+      });
+    });
+
     it('holds the slot cap across instances taking at once', async () => {
       const outcomes = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
