@@ -7,7 +7,6 @@
  */
 import type { JsonObject } from '../jsonrpc/types.js';
 import { parseCallToolParams } from '../protocol/params.js';
-import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { featuresOf } from '../protocol/versions.js';
@@ -15,11 +14,13 @@ import type { CallDependencies, CallRequest } from './callPlan.js';
 import { middlewareResult, outputStage } from './callResult.js';
 import {
   accessibleTool,
+  admitCall,
   asPromise,
   middlewareToolError,
-  rateLimitRefusal,
   runTool,
+  type SlotHolder,
 } from './callTool.js';
+import type { Admitted } from './rateLimitStore.js';
 import type { MiddlewareRequest } from './middleware.js';
 import type { MiddlewareChain, PolicyStages } from './middlewareChain.js';
 import type { SessionPort } from './toolContext.js';
@@ -42,6 +43,9 @@ export function callThroughChain(
   let entry: ToolEntry | undefined;
   /** The last result a stage checked: passed on as is when a middleware returns it unchanged. */
   let checked: JsonObject | undefined;
+  /** The concurrency slot the rateLimit stage took, if any (a task takes it over). */
+  const slot: SlotHolder = { release: undefined };
+  const free = () => slot.release?.();
   const check = (value: JsonObject): JsonObject => {
     if (value === checked || isTaskCreated(value)) return value;
     const name = entry?.name ?? (request.policy.tool?.name || '(unknown)');
@@ -55,10 +59,14 @@ export function callThroughChain(
       return next();
     },
     rateLimit: (_request, next) => {
-      const refusal = rateLimitRefusal(deps, entry as ToolEntry, request);
-      if (!refusal) return next();
-      checked = callToolResultForRevision(refusal, features) as unknown as JsonObject;
-      return checked;
+      // Held until what is inside answers (a middleware may answer without calling next()).
+      const hold = (a: Admitted) => {
+        if (a.release === undefined) return next();
+        slot.release = a.release;
+        return next().finally(free);
+      };
+      const admission = admitCall(deps, entry as ToolEntry, request);
+      return admission instanceof Promise ? admission.then(hold) : hold(admission);
     },
     sanitize: (_request, next) =>
       next().then((value) => {
@@ -80,6 +88,7 @@ export function callThroughChain(
         params: params as CallToolParams,
         entry: entry as ToolEntry,
         staged: true,
+        slot,
       }),
     ).then((value) => {
       checked = value as unknown as JsonObject;

@@ -8,7 +8,7 @@ import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
 import type { DeadlineSweep } from './deadlineSweep.js';
 import type { MiddlewareRequest } from './middleware.js';
-import type { RateLimiter, RateLimitRule } from './rateLimiter.js';
+import type { RateLimitPolicy } from './rateLimitPolicy.js';
 import type { TaskRuntime } from './taskRuntime.js';
 import type { SessionPort } from './toolContext.js';
 import type { ToolEntry } from './toolDefinition.js';
@@ -21,8 +21,8 @@ export interface CallDependencies {
     session: SessionPort,
     identity: Identity | undefined,
   ): ToolEntry | undefined;
-  readonly rateLimiter: RateLimiter;
-  readonly defaultRateLimit: RateLimitRule | undefined;
+  /** The server's rate limits and concurrency cap. */
+  readonly rateLimits: RateLimitPolicy;
   readonly defaultTimeoutMs: number;
   readonly structuredText: boolean;
   readonly exposeErrorMessages: boolean;

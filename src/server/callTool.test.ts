@@ -422,11 +422,10 @@ describe('rate limits', () => {
     const bob = await connect(server, { identity: { id: 'bob' } });
     expect((await alice.client.callTool('a')).isError).toBeUndefined();
     expect((await alice.client.callTool('a')).isError).toBeUndefined();
-    expect(await alice.client.callTool('a')).toMatchObject({
-      isError: true,
-      content: [
-        { text: expect.stringMatching(/Rate limit exceeded for tool "a"; retry in \d+ s/) },
-      ],
+    await expect(alice.client.callTool('a')).rejects.toMatchObject({
+      code: ErrorCode.RateLimited,
+      message: expect.stringMatching(/Rate limit exceeded for tool "a"; retry in \d+ s/),
+      data: { limit: 'tool', retryAfterMs: expect.any(Number) },
     });
     expect((await bob.client.callTool('a')).isError).toBeUndefined(); // another principal
     for (let i = 0; i < 5; i++)

@@ -3,6 +3,7 @@
  * arguments (error form per revision), run the handler under a deadline, check what it returned,
  * enforce the output schema, and convert the result for the session's revision.
  */
+import type { Cancellation } from '../jsonrpc/cancellation.js';
 import { Deferred } from '../jsonrpc/deferred.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
@@ -25,9 +26,10 @@ import type { MiddlewareRequest } from './middleware.js';
 import { runSteps } from './middlewareChain.js';
 import { PolicyRequest } from './middlewareRequest.js';
 import { PendingCall } from './pendingCall.js';
-import { rateLimitSubject } from './rateLimiter.js';
+import { rateLimitedError, type RateLimitVerdict } from './rateLimitPolicy.js';
+import type { Admitted } from './rateLimitStore.js';
 import { toolError, ToolError } from './results.js';
-import { CallContext, type SessionPort } from './toolContext.js';
+import { CallContext, type SessionPort, type TaskBinding } from './toolContext.js';
 import { projectedDefinition, type ToolEntry } from './toolDefinition.js';
 import type { ToolSchemaCheck } from './toolSchema.js';
 import { ownerOf, type TaskRuntime } from './taskRuntime.js';
@@ -76,7 +78,12 @@ export function asPromise(outcome: CallOutcome): Promise<CallToolResult> {
 /** Runs a task-augmented call: answered at once with a CreateTaskResult, the tool runs on. */
 function startToolTask(
   plan: CallPlan,
-  task: { tasks: TaskRuntime; ttl: number | undefined; args: Record<string, unknown> },
+  task: {
+    tasks: TaskRuntime;
+    ttl: number | undefined;
+    args: Record<string, unknown>;
+    release: (() => void) | undefined;
+  },
 ): Promise<CallToolResult> {
   const { session, request, entry } = plan;
   const created = task.tasks.start({
@@ -85,37 +92,48 @@ function startToolTask(
     ttl: task.ttl,
     immediateResponse: entry.immediateResponse,
     run: async (binding, cancellation) => {
-      const validated = await validateArguments(entry, task.args);
-      if (!validated.ok) {
-        return projected(
-          plan,
-          toolError(
-            `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`,
-          ),
-        ) as unknown as JsonObject;
+      try {
+        return await runTask(plan, task.args, { binding, cancellation });
+      } finally {
+        task.release?.(); // the slot is held while the task runs
       }
-      const incoming = { cancellation };
-      const context = new CallContext({
-        session,
-        requestId: request.id,
-        toolName: entry.name,
-        meta: plan.meta,
-        incoming,
-        identity: request.identity,
-        task: binding,
-      });
-      const result = await asPromise(
-        execute(
-          { ...plan, request: { ...request, incoming: cancellation } },
-          validated.value,
-          context,
-        ),
-      );
-      return result as unknown as JsonObject;
     },
   });
+  // A task that could not be created never runs: its slot is freed now (release is idempotent).
+  if (task.release) void created.catch(task.release);
   // The CreateTaskResult travels where a CallToolResult would (the session sends JsonObjects).
   return created as unknown as Promise<CallToolResult>;
+}
+
+/** The run of a task-augmented call: validation, then the handler, under the task's token. */
+async function runTask(
+  plan: CallPlan,
+  args: Record<string, unknown>,
+  task: { binding: TaskBinding; cancellation: Cancellation },
+): Promise<JsonObject> {
+  const { session, request, entry } = plan;
+  const { binding, cancellation } = task;
+  const validated = await validateArguments(entry, args);
+  if (!validated.ok) {
+    return projected(
+      plan,
+      toolError(`Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`),
+    ) as unknown as JsonObject;
+  }
+  const incoming = { cancellation };
+  const context = new CallContext({
+    session,
+    requestId: request.id,
+    toolName: entry.name,
+    meta: plan.meta,
+    incoming,
+    identity: request.identity,
+    task: binding,
+  });
+  const result = await asPromise(
+    execute({ ...plan, request: { ...request, incoming: cancellation } }, validated.value, context),
+  );
+  return result as unknown as JsonObject;
 }
 
 function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcome {
@@ -148,19 +166,77 @@ export function accessibleTool(
   return entry;
 }
 
-/** The `rateLimit` stage: the answer to a call over its limit, or undefined to go on. */
-export function rateLimitRefusal(
+/** How long a call may hold a concurrency slot: its deadline, plus a margin. */
+const LEASE_MARGIN_MS = 60_000;
+
+/**
+ * The `rateLimit` stage: admits the call (with the release of its concurrency slot when a cap is
+ * set) or throws the -31429 error naming the limit and the wait. Synchronous when the store is.
+ */
+export function admitCall(
   deps: CallDependencies,
   entry: ToolEntry,
   request: CallRequest,
-): CallToolResult | undefined {
-  const rule = entry.rateLimit === false ? undefined : (entry.rateLimit ?? deps.defaultRateLimit);
-  if (!rule) return undefined;
-  const subject = rateLimitSubject(request.identity, request.clientAddress);
-  const decision = deps.rateLimiter.take(`${subject}\u0000${entry.name}`, rule);
-  if (decision.allowed) return undefined;
-  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  return toolError(`Rate limit exceeded for tool "${entry.name}"; retry in ${seconds} s`);
+): Admitted | Promise<Admitted> {
+  let verdict: RateLimitVerdict | Promise<RateLimitVerdict>;
+  try {
+    verdict = deps.rateLimits.check({
+      identity: request.identity,
+      clientAddress: request.clientAddress,
+      toolName: entry.name,
+      toolRule: entry.rateLimit,
+      leaseMs: (entry.timeoutMs ?? deps.defaultTimeoutMs) + LEASE_MARGIN_MS,
+    });
+  } catch (error) {
+    throw storeFailed(deps, error);
+  }
+  if (!(verdict instanceof Promise)) return admitted(verdict, entry);
+  return verdict.then(
+    (v) => admitted(v, entry),
+    (error: unknown) => {
+      throw storeFailed(deps, error);
+    },
+  );
+}
+
+function admitted(verdict: RateLimitVerdict, entry: ToolEntry): Admitted {
+  if (!verdict.allowed) throw rateLimitedError(verdict, entry.name);
+  return verdict;
+}
+
+/** A store that failed (Redis unreachable): reported here, the call refused with -32603. */
+function storeFailed(deps: CallDependencies, error: unknown): unknown {
+  deps.report(
+    error instanceof RpcError ? (error.cause ?? error) : error,
+    'rate limit check failed',
+  );
+  return error;
+}
+
+/**
+ * Frees the slot in `slot` once `outcome` settles (at once for a result already there), unless a
+ * task took it over meanwhile.
+ */
+function releasedAfter(outcome: CallOutcome, slot: SlotHolder): CallOutcome {
+  const free = () => slot.release?.();
+  if (outcome instanceof Deferred || outcome instanceof Promise)
+    return asPromise(outcome).finally(free);
+  free();
+  return outcome;
+}
+
+/** Runs the call holding `admission`'s slot, if any, until it is answered. */
+function runAdmitted(run: Omit<ToolRun, 'slot'>, admission: Admitted): CallOutcome {
+  if (admission.release === undefined) return runTool(run);
+  const slot: SlotHolder = { release: admission.release };
+  let outcome: CallOutcome;
+  try {
+    outcome = runTool({ ...run, slot });
+  } catch (error) {
+    slot.release?.();
+    throw error;
+  }
+  return releasedAfter(outcome, slot);
 }
 
 /**
@@ -176,9 +252,10 @@ export function callTool(
 ): CallOutcome {
   const params = parseCallToolParams(request.params);
   const entry = accessibleTool(deps, session, { name: params.name, identity: request.identity });
-  const refusal = rateLimitRefusal(deps, entry, request);
-  if (refusal) return refusal;
-  return runTool({ deps, session, request, params, entry, staged: false });
+  const admission = admitCall(deps, entry, request);
+  const run = { deps, session, request, params, entry, staged: false };
+  if (admission instanceof Promise) return admission.then((a) => asPromise(runAdmitted(run, a)));
+  return runAdmitted(run, admission);
 }
 
 /** A call whose tool was found and whose rate limit passed. */
@@ -190,6 +267,17 @@ export interface ToolRun {
   readonly entry: ToolEntry;
   /** The output stage runs outside (the chain's `sanitize` stage). */
   readonly staged: boolean;
+  /**
+   * The call's concurrency slot, when a cap took one. Whoever answers the call frees it when the
+   * answer settles; a task-augmented call takes the release over (clearing it here) and frees
+   * the slot when the task's run ends.
+   */
+  readonly slot?: SlotHolder | undefined;
+}
+
+/** Holds the release of a concurrency slot until its owner frees it. */
+export interface SlotHolder {
+  release: (() => void) | undefined;
 }
 
 /**
@@ -198,7 +286,7 @@ export interface ToolRun {
  * `sanitize` stage).
  */
 export function runTool(run: ToolRun): CallOutcome {
-  const { deps, session, request, params, entry, staged } = run;
+  const { deps, session, request, params, entry, staged, slot } = run;
   const features = featuresOf(session.info.protocolVersion);
   const own = entry.middleware;
   // The tool's own middleware sit inside the output stage: it runs after them.
@@ -211,12 +299,12 @@ export function runTool(run: ToolRun): CallOutcome {
     features,
     staged: staged || own !== undefined,
   };
-  if (own === undefined) return negotiateAndRun(plan, params);
+  if (own === undefined) return negotiateAndRun(plan, params, slot);
   const policy = request.policy ?? policyRequestOf(plan);
   const out = runSteps(
     { steps: own },
     policy,
-    () => asPromise(negotiateAndRun(plan, params)) as unknown as Promise<JsonObject>,
+    () => asPromise(negotiateAndRun(plan, params, slot)) as unknown as Promise<JsonObject>,
   ).then(
     (value) => {
       // A CreateTaskResult (task-augmented call) passes; anything else is checked.
@@ -231,7 +319,11 @@ export function runTool(run: ToolRun): CallOutcome {
 }
 
 /** Task negotiation, then the task or the handler. */
-function negotiateAndRun(plan: CallPlan, params: CallToolParams): CallOutcome {
+function negotiateAndRun(
+  plan: CallPlan,
+  params: CallToolParams,
+  slot: SlotHolder | undefined,
+): CallOutcome {
   const { deps, session, request, entry, features } = plan;
   const tasks = deps.tasks;
   if (tasks && features.tasks && (request.identity !== undefined || !session.transient)) {
@@ -248,9 +340,11 @@ function negotiateAndRun(plan: CallPlan, params: CallToolParams): CallOutcome {
     }
     if (params.task !== undefined) {
       // The task's result is stored, not sent through any chain: the output stage runs here.
+      const release = slot?.release;
+      if (slot) slot.release = undefined; // the task frees it when its run ends
       return startToolTask(
         { ...plan, staged: false },
-        { tasks, ttl: params.task.ttl, args: params.arguments ?? {} },
+        { tasks, ttl: params.task.ttl, args: params.arguments ?? {}, release },
       );
     }
   }

@@ -10,7 +10,8 @@ import { RawJson } from '../jsonrpc/rawJson.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './callTool.js';
-import { RateLimiter, rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
+import type { ServerRateLimitOption } from './rateLimitOptions.js';
+import { RateLimitPolicy } from './rateLimitPolicy.js';
 import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
@@ -55,8 +56,12 @@ export interface ServerOptions {
   pageSize?: number;
   /** Deadline of one tool call unless the tool sets its own. Default 300 000 ms. */
   toolTimeoutMs?: number;
-  /** Default rate limit per principal and tool. Default: none. */
-  rateLimit?: RateLimitRule;
+  /**
+   * Rate limits: a rule `{ limit, windowMs }` per principal and tool, or the full set
+   * `{ global, perPrincipal, perTool, concurrentPerPrincipal, store }` (README: Rate limits).
+   * Default: none.
+   */
+  rateLimit?: ServerRateLimitOption;
   /** Access control for listing and calling. Default: every tool is visible. */
   visibility?: ToolVisibility;
   /** Serialise `structuredContent` into a text block when a handler returns no content. Default true. */
@@ -157,10 +162,8 @@ export class McpServer {
       );
     if (options.maxResultBytes !== undefined && !isByteLimit(options.maxResultBytes))
       throw new RangeError('maxResultBytes must be a positive whole number of bytes');
-    if (options.rateLimit !== undefined) {
-      const problem = rateLimitRuleProblem(options.rateLimit);
-      if (problem) throw new RangeError(`Server option rateLimit: ${problem}`);
-    }
+    // Checks the option (a RangeError naming what is wrong) before anything else is built.
+    const rateLimits = new RateLimitPolicy(options.rateLimit);
     this.capabilities = {
       ...options.capabilities,
       ...(options.logging === false ? {} : { logging: {} }),
@@ -173,8 +176,7 @@ export class McpServer {
     this.tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, report);
     const callDependencies: CallDependencies = {
       findTool: (name, session, identity) => this.findTool(name, session, identity),
-      rateLimiter: new RateLimiter(),
-      defaultRateLimit: options.rateLimit,
+      rateLimits,
       defaultTimeoutMs: options.toolTimeoutMs ?? 300_000,
       structuredText: options.structuredText ?? true,
       exposeErrorMessages: options.exposeErrorMessages ?? false,

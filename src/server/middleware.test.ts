@@ -121,8 +121,9 @@ describe('server middleware', () => {
       '<outer',
     ]);
     // Over the rate limit: refused by the rateLimit stage, inside only what is outside it.
-    const limited = await c.client.callTool('echo', { text: 'b' });
-    expect(limited.isError).toBe(true);
+    await expect(c.client.callTool('echo', { text: 'b' })).rejects.toMatchObject({
+      code: ErrorCode.RateLimited,
+    });
     expect(order.splice(0)).toEqual(['outer>', 'afterAccess>', '<afterAccess', '<outer']);
     // A tool this caller may not see: refused by the access stage.
     await expect(c.client.callTool('hidden', {})).rejects.toMatchObject({

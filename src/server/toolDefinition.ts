@@ -15,7 +15,7 @@ import type {
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 import type { Middleware } from './middleware.js';
-import { rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
+import { rateLimitRuleProblem, type RateLimitRule } from './rateLimitStore.js';
 import type { ToolContext } from './toolContext.js';
 import {
   compileToolSchema,

@@ -5,6 +5,7 @@
  * least one call.
  */
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server.js';
 import { connect } from '../support/harness.js';
 
@@ -16,8 +17,9 @@ describe('a fractional rate limit', () => {
     const first = await c.client.callTool('slow');
     expect(first.isError).toBeUndefined();
     // The next call fits only after 1 / 0.5 windows, two minutes: refused, saying so.
-    const second = await c.client.callTool('slow');
-    expect(second.isError).toBe(true);
-    expect(JSON.stringify(second.content)).toMatch(/retry in 120 s/);
+    await expect(c.client.callTool('slow')).rejects.toMatchObject({
+      code: ErrorCode.RateLimited,
+      message: expect.stringMatching(/retry in 120 s/),
+    });
   });
 });

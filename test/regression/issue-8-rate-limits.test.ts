@@ -12,6 +12,7 @@ import {
   type StreamableHttpHandler,
 } from '../../src/http.js';
 import { serveHttp } from '../../src/node.js';
+import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server.js';
 import { clientAddressKey } from '../../src/transports/http/clientAddress.js';
 import { connect } from '../support/harness.js';
@@ -24,9 +25,21 @@ function limitedServer(): McpServer {
   return server;
 }
 
-const rateLimited = (result: { isError?: boolean; content: unknown[] }): boolean =>
-  result.isError === true &&
-  JSON.stringify(result.content).includes('Rate limit exceeded for tool \\"work\\"');
+/** True when the call was refused by the rate limit (-31429 since issue 11), false when it ran. */
+const rateLimited = (call: Promise<{ isError?: boolean }>): Promise<boolean> =>
+  call.then(
+    (result) => {
+      expect(result.isError).toBeUndefined();
+      return false;
+    },
+    (error: unknown) => {
+      expect(error).toMatchObject({
+        code: ErrorCode.RateLimited,
+        message: expect.stringContaining('Rate limit exceeded for tool "work"'),
+      });
+      return true;
+    },
+  );
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -39,11 +52,11 @@ describe('anonymous callers are limited beyond their session', () => {
     const outcomes: boolean[] = [];
     for (let i = 0; i < 3; i++) {
       const c = await connect(server); // a new session per call, as a bypassing client would
-      outcomes.push(rateLimited(await c.client.callTool('work')));
+      outcomes.push(await rateLimited(c.client.callTool('work')));
     }
     expect(outcomes).toEqual([false, false, true]);
     const alice = await connect(server, { identity: { id: 'alice' } });
-    expect(rateLimited(await alice.client.callTool('work'))).toBe(false);
+    expect(await rateLimited(alice.client.callTool('work'))).toBe(false);
   });
 
   it.each([
@@ -60,7 +73,7 @@ describe('anonymous callers are limited beyond their session', () => {
     for (let i = 0; i < 3; i++) {
       const client = new McpClient({ name: 'hopper', version: '1' });
       await client.connect(new HttpClientTransport(`${listener.url}/mcp`));
-      outcomes.push(rateLimited(await client.callTool('work')));
+      outcomes.push(await rateLimited(client.callTool('work')));
       await client.close();
     }
     expect(outcomes).toEqual([false, false, true]);
@@ -88,8 +101,17 @@ describe('anonymous callers are limited beyond their session', () => {
           }),
           { clientAddress },
         )
-        .then((r) => r.json() as Promise<{ result: { isError?: boolean; content: unknown[] } }>)
-        .then((body) => rateLimited(body.result));
+        .then(async (r) => {
+          const body = (await r.json()) as { result?: unknown; error?: { code: number } };
+          if (r.status === 200) {
+            expect(body.result).toBeDefined();
+            return false;
+          }
+          // Refused: 429 with Retry-After, the JSON-RPC error as the body (issue 11).
+          expect([r.status, Number(r.headers.get('retry-after')) > 0]).toEqual([429, true]);
+          expect(body.error?.code).toBe(ErrorCode.RateLimited);
+          return true;
+        });
 
     const direct = createHttpHandler(limitedServer(), { stateless: true });
     closers.push(() => direct.close({ graceMs: 0 }));

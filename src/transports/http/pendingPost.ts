@@ -162,11 +162,28 @@ export class PendingPost {
 
   private answer(): void {
     this.answeredJson = true;
-    this.settle({
-      status: 200,
-      headers: this.headers.json,
-      body: JSON.stringify(this.batch ? this.held : this.held[0]),
-    });
+    const body = JSON.stringify(this.batch ? this.held : this.held[0]);
+    const refused = this.batch ? undefined : rateLimitRefusal(this.held[0]);
+    this.settle(
+      refused === undefined
+        ? { status: 200, headers: this.headers.json, body }
+        : // A rate-limited call (not a batch): 429 and Retry-After, as HTTP clients expect, with
+          // the JSON-RPC error as the body, so an MCP client still reads which limit and how long.
+          {
+            status: 429,
+            headers: { ...this.headers.json, 'retry-after': String(refused) },
+            body,
+          },
+    );
     this.host.answered(this);
   }
+}
+
+/** The `Retry-After` seconds of a response refusing a call over a rate limit, else undefined. */
+function rateLimitRefusal(response: JsonRpcResponse | undefined): number | undefined {
+  if (response === undefined || !('error' in response)) return undefined;
+  const { code, data } = response.error;
+  if (code !== ErrorCode.RateLimited) return undefined;
+  const ms = (data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof ms === 'number' && Number.isFinite(ms) ? Math.max(1, Math.ceil(ms / 1000)) : 1;
 }

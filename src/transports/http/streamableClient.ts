@@ -6,7 +6,7 @@
  */
 import { sleep } from '../../jsonrpc/sleep.js';
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
-import { LocalError } from '../../jsonrpc/errors.js';
+import { ErrorCode, LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../jsonrpc/guards.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
@@ -206,6 +206,10 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (!response.ok) {
       const text = await response.text().catch(() => '');
+      if (response.status === 429 && isRateLimitRefusal(text)) {
+        this.deliverText(text);
+        return;
+      }
       for (const id of ids) this.outstanding.delete(id);
       throw new HttpStatusError(
         response.status,
@@ -246,6 +250,13 @@ export class StreamableHttpClientTransport implements Transport {
       const response = await this.fetch('POST', { headers: await this.postHeaders(), body });
       if ((response.status !== 429 && response.status !== 503) || attempt >= retries)
         return response;
+      if (response.status === 429) {
+        // A call refused by a rate limit is the caller's to handle (the JSON-RPC error says which
+        // limit and how long), not backpressure to wait out here: it is delivered as is.
+        const text = await response.text().catch(() => '');
+        if (isRateLimitRefusal(text))
+          return new Response(text, { status: 429, headers: response.headers });
+      }
       const delay = retryAfterMs(response.headers.get('retry-after'));
       if (delay === undefined || this.lifetime.signal.aborted) return response;
       await response.body?.cancel().catch(() => {});
@@ -455,5 +466,20 @@ export class StreamableHttpClientTransport implements Transport {
       this.reinitializing = undefined;
     });
     return this.reinitializing;
+  }
+}
+
+/** True for a body holding a JSON-RPC error response refusing a call over a rate limit. */
+function isRateLimitRefusal(text: string): boolean {
+  if (!text.includes(String(ErrorCode.RateLimited))) return false;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return (
+      isPlainObject(parsed) &&
+      isPlainObject(parsed['error']) &&
+      parsed['error']['code'] === ErrorCode.RateLimited
+    );
+  } catch {
+    return false;
   }
 }
