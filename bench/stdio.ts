@@ -1,6 +1,6 @@
 /**
  * The stdio benchmark: the default toolwire server (Zod schemas, async handlers), the same server
- * with JSON Schemas and synchronous handlers, the official SDK's server with the same tools, and a
+ * with JSON Schemas and synchronous handlers, the default one with a middleware, the official SDK's server with the same tools, and a
  * bare JSON-lines process (the ceiling), the ceiling plus what Zod costs any server (ceiling+Zod:
  * the part of a figure no MCP library can remove from a Zod server), in interleaved rounds (median [min-max] over the rounds,
  * which damps the noise of a shared machine). Each offers `echo` plus 999 generated tools; one
@@ -19,6 +19,10 @@ const SERVERS = {
   'toolwire-sync': {
     script: here('./servers/toolwireJsonServer.js'),
     label: 'toolwire sync+JSON',
+  },
+  'toolwire-mw': {
+    script: here('./servers/toolwireMiddlewareServer.js'),
+    label: 'toolwire +middleware',
   },
   sdk: { script: here('./servers/sdkServer.js'), label: 'SDK' },
   ceiling: { script: here('./servers/echoCeiling.js'), label: 'ceiling' },
@@ -131,6 +135,7 @@ await runBench(
       { header: 'tw/SDK', of: 'toolwire', to: 'sdk' },
       { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
       { header: 'tw/ceiling+Zod', of: 'toolwire', to: 'ceiling-zod' },
+      { header: '+mw/tw', of: 'toolwire-mw', to: 'toolwire' },
     ],
     note:
       `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). ${PIPELINED} calls at ${IN_FLIGHT} in flight, ` +

@@ -23,6 +23,14 @@ export type {
 export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
 export type { FromJsonSchema } from './server/inferJsonSchema.js';
 export type { RateLimitRule } from './server/rateLimiter.js';
+export { POLICY_STAGES } from './server/middleware.js';
+export type {
+  Middleware,
+  MiddlewareNext,
+  MiddlewarePlacement,
+  MiddlewareRequest,
+  PolicyStage,
+} from './server/middleware.js';
 export type { TaskOptions } from './server/taskRuntime.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';

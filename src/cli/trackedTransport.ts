@@ -15,6 +15,10 @@ export class TrackedTransport implements Transport {
 
   private readonly pending = new Set<Promise<void>>();
 
+  get networkTransport(): Transport['networkTransport'] {
+    return this.inner.networkTransport;
+  }
+
   constructor(readonly inner: Transport) {
     inner.onmessage = (m, i) => this.onmessage?.(m, i);
     inner.ondecodeerror = (e, h) => this.ondecodeerror?.(e, h);

@@ -58,6 +58,11 @@ export interface SendOptions {
 
 /** A bidirectional message channel. */
 export interface Transport {
+  /**
+   * How messages travel, in OpenTelemetry's `network.transport` terms: `pipe` (stdio), `tcp`
+   * (HTTP), `inproc` (in memory). Middleware and telemetry read it; optional.
+   */
+  readonly networkTransport?: 'pipe' | 'tcp' | 'inproc';
   /** Starts receiving. Called once, by the connection. */
   start(): Promise<void>;
   /** Sends one message or a batch. Resolves when the transport has accepted it. */

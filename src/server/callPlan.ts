@@ -7,6 +7,7 @@ import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
 import type { DeadlineSweep } from './deadlineSweep.js';
+import type { MiddlewareRequest } from './middleware.js';
 import type { RateLimiter, RateLimitRule } from './rateLimiter.js';
 import type { TaskRuntime } from './taskRuntime.js';
 import type { SessionPort } from './toolContext.js';
@@ -44,6 +45,11 @@ export interface CallRequest {
   readonly identity: Identity | undefined;
   /** The caller's network address, when the transport knows it (rate limits of anonymous callers). */
   readonly clientAddress: string | undefined;
+  /**
+   * Set when the call goes through server-wide middleware: the request they see (per-tool
+   * middleware see the same), and the output stage then runs as the chain's `sanitize` stage.
+   */
+  readonly policy?: MiddlewareRequest | undefined;
 }
 
 /** Everything one call needs once its tool is found (one object instead of several closures). */
@@ -54,4 +60,10 @@ export interface CallPlan {
   readonly entry: ToolEntry;
   readonly meta: Record<string, unknown> | undefined;
   readonly features: RevisionFeatures;
+  /**
+   * True when the output stage (sanitising, the size limit) runs outside the handler's part of
+   * the pipeline (the chain's `sanitize` stage, or after the tool's own middleware): results are
+   * then only projected for the revision here.
+   */
+  readonly staged: boolean;
 }

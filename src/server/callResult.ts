@@ -7,6 +7,7 @@ import { LocalError, RpcError } from '../jsonrpc/errors.js';
 import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
 import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
+import type { RevisionFeatures } from '../protocol/versions.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';
 import { checkToolResult } from './resultCheck.js';
 import { oversizeOf } from './resultSize.js';
@@ -83,14 +84,50 @@ export function checkOutput(
   return check instanceof Promise ? check.then(apply) : apply(check);
 }
 
-/** The result as the session's revision receives it, unless it is too large to send. */
-export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  const out = callToolResultForRevision(result, plan.features);
-  const { entry, deps } = plan;
+/** What the output stage needs to know of a call. */
+export type OutputScope = Pick<CallPlan, 'deps' | 'entry' | 'features'>;
+
+/**
+ * The output stage: what a tool call sends leaves through here, whoever produced it (the handler,
+ * a middleware, the pipeline itself). Results larger than the tool's limit become an error result
+ * saying so.
+ */
+export function outputStage(scope: OutputScope, out: CallToolResult): CallToolResult {
+  const { deps, entry, features } = scope;
   const limit = entry.maxResultBytes ?? deps.maxResultBytes;
   const size = oversizeOf(out, limit);
   if (size === undefined) return out;
   const message = `Tool "${entry.name}" returned ${size} bytes, over the ${limit}-byte limit on a result; it was not sent`;
   deps.report(new Error(message), `tool "${entry.name}" returned an oversized result`);
-  return callToolResultForRevision(toolError(message), plan.features);
+  return callToolResultForRevision(toolError(message), features);
+}
+
+/**
+ * The result as the session's revision receives it, through the output stage unless the chain
+ * runs that stage itself ({@link CallPlan.staged}).
+ */
+export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
+  const out = callToolResultForRevision(result, plan.features);
+  return plan.staged ? out : outputStage(plan, out);
+}
+
+/**
+ * What a middleware answered for a `tools/call`, checked like a handler's return value (so a
+ * middleware cannot send what a client cannot parse) and projected for the revision.
+ */
+export function middlewareResult(
+  scope: { deps: CallDependencies; features: RevisionFeatures; toolName: string },
+  value: unknown,
+): CallToolResult {
+  const { deps, features, toolName } = scope;
+  const checked = checkToolResult(value);
+  if (checked.ok) return callToolResultForRevision(checked.result, features);
+  deps.report(
+    new Error(checked.problem),
+    `a middleware returned an invalid result for "${toolName}"`,
+  );
+  return callToolResultForRevision(
+    toolError(`The call to tool "${toolName}" produced an invalid result: ${checked.problem}`),
+    features,
+  );
 }

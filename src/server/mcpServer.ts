@@ -11,6 +11,8 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './callTool.js';
 import { RateLimiter, rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
+import type { Middleware, MiddlewarePlacement } from './middleware.js';
+import { MiddlewareChain } from './middlewareChain.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
@@ -129,6 +131,7 @@ function defaultReport(error: unknown, what: string): void {
 /** An MCP server exposing tools. */
 export class McpServer {
   private readonly registry = new ToolRegistry();
+  private readonly middleware = new MiddlewareChain();
   private readonly live = new Set<ServerSession>();
   private readonly host: SessionHost;
   private readonly capabilities: ServerCapabilities;
@@ -187,6 +190,11 @@ export class McpServer {
       tasks: this.tasks,
       listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
       callDependencies,
+      middleware: this.middleware,
+      toolDefinition: (name, version) => {
+        const entry = typeof name === 'string' ? this.registry.get(name) : undefined;
+        return entry?.enabled ? projectedDefinition(entry, version) : undefined;
+      },
       connectionOptions: {
         maxInFlight: options.maxInFlight ?? 64,
         maxQueued: options.maxQueued ?? 1024,
@@ -209,6 +217,17 @@ export class McpServer {
     O extends SchemaInput | undefined = undefined,
   >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I, O>): RegisteredTool {
     return this.registry.register(name, config, handler);
+  }
+
+  /**
+   * Adds a middleware around the requests of every session (see `Middleware`): by default
+   * innermost, around the handler; `{ before: stage }` or `{ after: stage }` places it relative to
+   * the built-in stages `access` → `rateLimit` → `sanitize`. Applies to requests that arrive from
+   * now on. Returns the server, for chaining.
+   */
+  use(middleware: Middleware, placement?: MiddlewarePlacement): this {
+    this.middleware.add(middleware, placement);
+    return this;
   }
 
   /** The registered tools' full definitions, in registration order (enabled or not). */

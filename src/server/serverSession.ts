@@ -8,7 +8,7 @@ import {
   type RequestOptions,
 } from '../jsonrpc/connection.js';
 import type { Deferred } from '../jsonrpc/deferred.js';
-import type { RawJson } from '../jsonrpc/rawJson.js';
+import { RawJson } from '../jsonrpc/rawJson.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type {
@@ -30,9 +30,13 @@ import {
   type LoggingMessageParams,
   type ProgressParams,
   type ServerCapabilities,
+  type Tool,
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import { callThroughChain } from './callChain.js';
 import { callTool, type CallDependencies } from './callTool.js';
+import type { MiddlewareChain } from './middlewareChain.js';
+import { PolicyRequest } from './middlewareRequest.js';
 import { serveTaskMethod } from './taskMethods.js';
 import { ownerOf, type TaskRuntime } from './taskRuntime.js';
 import type { Task } from '../tasks/taskTypes.js';
@@ -58,6 +62,10 @@ export interface SessionHost {
     cursor: string | undefined,
   ): ListToolsResult | RawJson<ListToolsResult>;
   readonly callDependencies: CallDependencies;
+  /** The server-wide middleware (empty: requests take the inline path). */
+  readonly middleware: MiddlewareChain;
+  /** The enabled tool of that name as `version` lists it, whoever asks (middleware see it). */
+  toolDefinition(name: unknown, version: ProtocolVersion): Tool | undefined;
   readonly connectionOptions: { maxInFlight: number; maxQueued: number; requestTimeoutMs: number };
   sessionClosed(session: ServerSession): void;
 }
@@ -98,6 +106,7 @@ export class ServerSession implements SessionPort {
     } = {},
   ) {
     this.transient = options.transient === true;
+    this.networkTransport = transport.networkTransport;
     this.id = options.sessionId ?? randomId();
     this.connectionIdentity = options.identity;
     this.connectionAddress = options.clientAddress;
@@ -151,6 +160,9 @@ export class ServerSession implements SessionPort {
 
   /** True when the session lives for one request only (stateless HTTP). */
   readonly transient: boolean;
+
+  /** How this session's messages travel (from its transport), when known. */
+  readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
 
   private readonly persist: PersistSessionState | undefined;
 
@@ -303,6 +315,58 @@ export class ServerSession implements SessionPort {
   }
 
   private handleRequest(
+    request: JsonRpcRequest,
+    context: IncomingRequestContext,
+  ): JsonObject | Promise<JsonObject> | Deferred<JsonObject> {
+    const chain = this.host.middleware;
+    // initialize (and anything before it) never goes through middleware: no revision is agreed.
+    if (chain.empty || this.state !== 'ready' || request.method === 'initialize')
+      return this.serve(request, context);
+    return this.throughChain(chain, request, context);
+  }
+
+  /** A request through the server-wide middleware (see middleware.ts). */
+  private throughChain(
+    chain: MiddlewareChain,
+    request: JsonRpcRequest,
+    context: IncomingRequestContext,
+  ): Promise<JsonObject> {
+    const info = this.info;
+    const identity = context.info?.identity ?? this.connectionIdentity;
+    const clientAddress = context.info?.clientAddress ?? this.connectionAddress;
+    const isCall = request.method === 'tools/call';
+    const policy = new PolicyRequest(
+      {
+        method: request.method,
+        params: request.params,
+        requestId: request.id,
+        session: info,
+        identity,
+        clientAddress,
+        networkTransport: this.networkTransport,
+        tool: isCall
+          ? this.host.toolDefinition(request.params?.['name'], info.protocolVersion)
+          : undefined,
+      },
+      context,
+    );
+    if (isCall) {
+      const call = { id: request.id, params: request.params, incoming: context, identity };
+      return callThroughChain({ chain, deps: this.host.callDependencies }, this, {
+        ...call,
+        clientAddress,
+        policy,
+      });
+    }
+    return chain.run(policy, undefined, () => {
+      const outcome = this.serve(request, context);
+      // A cached tools/list page: middleware see (and may change) the value itself.
+      return outcome instanceof RawJson ? (outcome.value as JsonObject) : outcome;
+    });
+  }
+
+  /** The method table, after any middleware. */
+  private serve(
     request: JsonRpcRequest,
     context: IncomingRequestContext,
   ): JsonObject | Promise<JsonObject> | Deferred<JsonObject> {

@@ -92,6 +92,8 @@ export interface SessionPort {
   sendTaskStatus(task: Task): void;
   /** True when the session lives for one request only (stateless HTTP): its callers cannot be told apart. */
   readonly transient: boolean;
+  /** How the session's messages travel (OpenTelemetry `network.transport`), when known. */
+  readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
 }
 
 /** How a call running as a task reaches its client (see server/taskRuntime.ts). */

@@ -14,6 +14,7 @@ import type {
   ToolExecution,
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import type { Middleware } from './middleware.js';
 import { rateLimitRuleProblem, type RateLimitRule } from './rateLimiter.js';
 import type { ToolContext } from './toolContext.js';
 import {
@@ -58,6 +59,11 @@ export interface ToolConfig<
    * (the `io.modelcontextprotocol/model-immediate-response` _meta of the CreateTaskResult).
    */
   immediateResponse?: string;
+  /**
+   * Middleware for this tool's calls only: innermost, around the handler (after every server-wide
+   * middleware and stage), so it sees the result before sanitising.
+   */
+  middleware?: readonly Middleware[];
 }
 
 /** What a handler may return for a tool with an output schema of type `T`. */
@@ -107,6 +113,8 @@ export interface ToolEntry {
   rateLimit: RateLimitRule | false | undefined;
   maxResultBytes: number | undefined;
   immediateResponse: string | undefined;
+  /** This tool's own middleware (undefined when it has none). */
+  middleware: readonly Middleware[] | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<ProtocolVersion, Tool>;
 }
@@ -201,6 +209,12 @@ export function compileTool(
     const problem = rateLimitRuleProblem(config.rateLimit);
     if (problem) fail(name, problem);
   }
+  const middleware = config.middleware;
+  if (
+    middleware !== undefined &&
+    (!Array.isArray(middleware) || middleware.some((m) => typeof m !== 'function'))
+  )
+    fail(name, 'middleware must be an array of functions');
 
   const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
   const output =
@@ -227,6 +241,9 @@ export function compileTool(
     rateLimit: config.rateLimit,
     maxResultBytes: config.maxResultBytes,
     immediateResponse: config.immediateResponse,
+    // A copy, so that later changes to the caller's array change nothing; none when empty.
+    middleware:
+      middleware !== undefined && middleware.length > 0 ? Array.from(middleware) : undefined,
     projections: new Map(),
   };
 }

@@ -19,6 +19,7 @@ export interface LinkedPairOptions {
 
 /** One end of an in-memory pair. */
 export class InMemoryTransport implements Transport {
+  readonly networkTransport = 'inproc' as const;
   onmessage?: Transport['onmessage'];
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: Transport['onclose'];

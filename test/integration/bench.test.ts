@@ -31,11 +31,18 @@ describe('npm run bench', () => {
   it('a --quick stdio run measures every server and the targets table judges every target', () => {
     const table = run('stdio', ['--quick']);
     expect(table).toMatch(
-      /\| figure +\| +toolwire async\+Zod \| +toolwire sync\+JSON \| +SDK \| +ceiling \| +ceiling\+Zod \|/,
+      /\| figure +\| +toolwire async\+Zod \| +toolwire sync\+JSON \| +toolwire \+middleware \| +SDK \| +ceiling \| +ceiling\+Zod \|/,
     );
     expect(table).toMatch(/\| server CPU µs per call, 64 in flight +\|/);
     const result = JSON.parse(readFileSync(join(out, 'stdio.json'), 'utf8')) as BenchResult;
-    for (const name of ['toolwire', 'toolwire-sync', 'sdk', 'ceiling', 'ceiling-zod'])
+    for (const name of [
+      'toolwire',
+      'toolwire-sync',
+      'toolwire-mw',
+      'sdk',
+      'ceiling',
+      'ceiling-zod',
+    ])
       for (const figure of result.figures)
         expect(result.summary[name]?.[figure.key]?.median, `${name} ${figure.key}`).toBeGreaterThan(
           0,

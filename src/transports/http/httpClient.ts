@@ -22,6 +22,7 @@ export type HttpTransportKind = 'streamable-http' | 'http+sse';
 
 /** A client transport for a server URL that falls back to HTTP+SSE for 2024-11-05 servers. */
 export class HttpClientTransport implements Transport {
+  readonly networkTransport = 'tcp' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onfailure?: Transport['onfailure'];

@@ -75,6 +75,7 @@ export interface SessionSettings {
 
 /** The server side of one session. */
 export class HttpSessionTransport implements Transport, StreamHost, PendingHost {
+  readonly networkTransport = 'tcp' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

@@ -35,6 +35,7 @@ const KEEP_ALIVE_MS = 30_000;
  * responses and requests kept.
  */
 class LegacySseTransport implements Transport {
+  readonly networkTransport = 'tcp' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

@@ -35,6 +35,7 @@ export interface LegacySseClientOptions extends RedirectOptions {
 
 /** A connection to a 2024-11-05 HTTP+SSE server. */
 export class LegacySseClientTransport implements Transport {
+  readonly networkTransport = 'tcp' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

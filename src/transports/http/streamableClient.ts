@@ -85,6 +85,7 @@ const UNREACHABLE_ATTEMPTS = 2;
 
 /** A Streamable HTTP connection to one MCP endpoint. */
 export class StreamableHttpClientTransport implements Transport {
+  readonly networkTransport = 'tcp' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onfailure?: Transport['onfailure'];

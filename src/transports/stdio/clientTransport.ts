@@ -71,6 +71,7 @@ export interface ExitStatus {
 
 /** Runs an MCP server as a child process and talks to it over its stdin and stdout. */
 export class StdioClientTransport implements Transport {
+  readonly networkTransport = 'pipe' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

@@ -29,6 +29,7 @@ export interface StdioServerOptions {
 
 /** Serves MCP over this process's stdin and stdout. */
 export class StdioServerTransport implements Transport {
+  readonly networkTransport = 'pipe' as const;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

@@ -1,0 +1,91 @@
+/**
+ * @module A `tools/call` through the server-wide middleware: the built-in stages as steps of the
+ * chain (`access` finds the tool this caller may call, `rateLimit` counts the call, `sanitize`
+ * runs the output stage on what comes back) around the rest of the pipeline (callTool.ts
+ * `runTool`). What leaves the chain is checked once more, unless it is the very result a stage
+ * already checked, so no middleware can send a result a client cannot parse.
+ */
+import type { JsonObject } from '../jsonrpc/types.js';
+import { parseCallToolParams } from '../protocol/params.js';
+import { callToolResultForRevision } from '../protocol/projection.js';
+import type { CallToolParams } from '../protocol/methods.js';
+import type { CallToolResult } from '../protocol/types.js';
+import { featuresOf } from '../protocol/versions.js';
+import type { CallDependencies, CallRequest } from './callPlan.js';
+import { middlewareResult, outputStage } from './callResult.js';
+import {
+  accessibleTool,
+  asPromise,
+  middlewareToolError,
+  rateLimitRefusal,
+  runTool,
+} from './callTool.js';
+import type { MiddlewareRequest } from './middleware.js';
+import type { MiddlewareChain, PolicyStages } from './middlewareChain.js';
+import type { SessionPort } from './toolContext.js';
+import type { ToolEntry } from './toolDefinition.js';
+
+/** A CreateTaskResult (a task-augmented call's answer) rather than a CallToolResult. */
+function isTaskCreated(value: JsonObject): boolean {
+  return value['task'] !== undefined && value['content'] === undefined;
+}
+
+/** Runs one `tools/call` through `chain`. */
+export function callThroughChain(
+  server: { readonly chain: MiddlewareChain; readonly deps: CallDependencies },
+  session: SessionPort,
+  request: CallRequest & { readonly policy: MiddlewareRequest },
+): Promise<JsonObject> {
+  const { chain, deps } = server;
+  const features = featuresOf(session.info.protocolVersion);
+  let params: CallToolParams | undefined;
+  let entry: ToolEntry | undefined;
+  /** The last result a stage checked: passed on as is when a middleware returns it unchanged. */
+  let checked: JsonObject | undefined;
+  const check = (value: JsonObject): JsonObject => {
+    if (value === checked || isTaskCreated(value)) return value;
+    const name = entry?.name ?? (request.policy.tool?.name || '(unknown)');
+    checked = middlewareResult({ deps, features, toolName: name }, value) as unknown as JsonObject;
+    return checked;
+  };
+  const stages: PolicyStages = {
+    access: (_request, next) => {
+      params = parseCallToolParams(request.params);
+      entry = accessibleTool(deps, session, { name: params.name, identity: request.identity });
+      return next();
+    },
+    rateLimit: (_request, next) => {
+      const refusal = rateLimitRefusal(deps, entry as ToolEntry, request);
+      if (!refusal) return next();
+      checked = callToolResultForRevision(refusal, features) as unknown as JsonObject;
+      return checked;
+    },
+    sanitize: (_request, next) =>
+      next().then((value) => {
+        if (isTaskCreated(value)) return value;
+        const result = outputStage(
+          { deps, entry: entry as ToolEntry, features },
+          check(value) as unknown as CallToolResult,
+        );
+        checked = result as unknown as JsonObject;
+        return checked;
+      }),
+  };
+  const core = () =>
+    asPromise(
+      runTool({
+        deps,
+        session,
+        request,
+        params: params as CallToolParams,
+        entry: entry as ToolEntry,
+        staged: true,
+      }),
+    ).then((value) => {
+      checked = value as unknown as JsonObject;
+      return checked;
+    });
+  return chain
+    .run(request.policy, stages, core)
+    .then(check, (error: unknown) => middlewareToolError(features, error) as unknown as JsonObject);
+}
