@@ -3,6 +3,7 @@
  * (`initialize`, `tools/list`, `tools/call`, the task methods, `ping`...), for traces and metrics
  * (`toolwire/otel` builds one). Without it the client's requests go straight to the connection.
  */
+import type { Transport } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 
 /** What the instrumentation knows of the client's session; read when needed, it stays current. */
@@ -11,6 +12,8 @@ export interface ClientSessionView {
   readonly protocolVersion: string | undefined;
   /** The session id the transport carries (Streamable HTTP `Mcp-Session-Id`), once assigned. */
   readonly sessionId: string | undefined;
+  /** How messages travel (`pipe`, `tcp`, `inproc`), when the transport says. */
+  readonly networkTransport: Transport['networkTransport'];
 }
 
 /** One outgoing request, before it is sent. */

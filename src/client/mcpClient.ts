@@ -429,6 +429,7 @@ export class McpClient {
       get sessionId() {
         return transport.sessionId;
       },
+      networkTransport: transport.networkTransport,
     };
     return (request, send) => instrument({ ...request, session }, send);
   }

@@ -38,6 +38,8 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
     if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
     if (session.protocolVersion !== undefined)
       metricAttributes[ATTR.protocolVersion] = session.protocolVersion;
+    if (session.networkTransport !== undefined)
+      metricAttributes[ATTR.networkTransport] = session.networkTransport;
 
     const spanAttributes: Attributes = {
       ...metricAttributes,

@@ -308,9 +308,11 @@ describe('serverTelemetry: mcp.server.operation.duration', () => {
       return OK;
     });
     await mw(request(), async () => ({ content: [], isError: true }));
-    await mw(request({ params: { name: 'nope' }, tool: undefined }), async () => {
-      throw new RpcError(-32602, 'Unknown tool: nope');
-    }).catch(() => {});
+    await expect(
+      mw(request({ params: { name: 'nope' }, tool: undefined }), async () => {
+        throw new RpcError(-32602, 'Unknown tool: nope');
+      }),
+    ).rejects.toThrow('Unknown tool');
     const read = await otel.histogram('mcp.server.operation.duration');
     expect(read?.metric.descriptor.unit).toBe('s');
     const ok = read?.points.find(
