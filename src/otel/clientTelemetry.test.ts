@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { connect } from '../../test/support/harness.js';
 import { otelHarness, REMOTE } from '../../test/support/otel.js';
 import { sleep } from '../../test/support/scriptedTransport.js';
+import { sleep as sleepUnlessAborted } from '../jsonrpc/sleep.js';
 import type { Meta } from '../protocol/types.js';
 import { McpServer } from '../server.js';
 import { clientTelemetry, type ClientTelemetryOptions } from './clientTelemetry.js';
@@ -32,7 +33,7 @@ function server(seen: Meta[] = []) {
   );
   s.registerTool('fail', {}, () => ({ content: [{ type: 'text', text: 'no' }], isError: true }));
   s.registerTool('slow', {}, async (_args, ctx) => {
-    await sleep(2_000, ctx.signal).catch(() => {});
+    await sleepUnlessAborted(2_000, ctx.signal);
     return 'late';
   });
   s.registerTool('report', { execution: { taskSupport: 'required' } }, async () => {

@@ -1,7 +1,7 @@
 // The server middleware, called directly with a synthetic request and next(): span names, kinds,
 // attributes and the duration histogram exactly as the semantic conventions for MCP say.
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { otelHarness, REMOTE } from '../../test/support/otel.js';
 import { RpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
