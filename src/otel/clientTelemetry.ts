@@ -7,7 +7,7 @@
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
 import type { ClientInstrumentation, ClientRequest } from '../client/instrumentation.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import { Instruments, type TelemetryOptions } from './instruments.js';
+import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
 import { clientErrorOutcome, recordOutcome, resultOutcome, type Outcome } from './outcome.js';
 import { recordedJson } from './payload.js';
 import { injectContext } from './propagation.js';
@@ -50,8 +50,8 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
       const json = recordedJson(params['arguments'], instruments.maxRecordedLength);
       if (json !== undefined) spanAttributes[ATTR.toolCallArguments] = json;
     }
-    const extra = options.spanAttributes?.(request);
-    if (extra) Object.assign(spanAttributes, extra);
+    if (options.spanAttributes)
+      Object.assign(spanAttributes, extraAttributes(options.spanAttributes, request));
 
     const parent = context.active();
     const span = instruments.tracer.startSpan(

@@ -3,9 +3,11 @@
  * histogram and a propagator, from the providers given or the OpenTelemetry API's global ones.
  */
 import {
+  diag,
   metrics,
   propagation,
   trace,
+  type Attributes,
   type Histogram,
   type MeterProvider,
   type TextMapPropagator,
@@ -85,5 +87,21 @@ export class Instruments {
         advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
       });
     return this.histogramValue;
+  }
+}
+
+/**
+ * The attributes a user's `spanAttributes` gives for a request. Telemetry never fails a request:
+ * a hook that throws is reported to OpenTelemetry's diagnostic logger and adds nothing.
+ */
+export function extraAttributes<R>(
+  hook: (request: R) => Attributes | undefined,
+  request: R,
+): Attributes | undefined {
+  try {
+    return hook(request);
+  } catch (error) {
+    diag.error('toolwire/otel: spanAttributes threw', error);
+    return undefined;
   }
 }

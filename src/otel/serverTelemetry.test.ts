@@ -167,6 +167,20 @@ describe('serverTelemetry: spans', () => {
   });
 });
 
+describe('serverTelemetry: a throwing spanAttributes hook', () => {
+  it('fails nothing: the request is served and traced without the extra attributes', async () => {
+    const otel = otelHarness();
+    const mw = serverTelemetry({
+      ...otel.options,
+      spanAttributes: () => {
+        throw new Error('hook bug');
+      },
+    });
+    expect(await mw(request(), async () => OK)).toBe(OK);
+    expect(otel.span('tools/call add').attributes['mcp.method.name']).toBe('tools/call');
+  });
+});
+
 describe('serverTelemetry: trace context from params._meta', () => {
   it('takes traceparent and tracestate as the remote parent', async () => {
     const otel = otelHarness();

@@ -6,7 +6,7 @@
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { Middleware, MiddlewareRequest } from '../server/middleware.js';
-import { Instruments, type TelemetryOptions } from './instruments.js';
+import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
 import { recordOutcome, resultOutcome, serverErrorOutcome, type Outcome } from './outcome.js';
 import { recordedJson } from './payload.js';
 import { extractParent } from './propagation.js';
@@ -59,8 +59,8 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
       const json = recordedJson(params['arguments'], instruments.maxRecordedLength);
       if (json !== undefined) spanAttributes[ATTR.toolCallArguments] = json;
     }
-    const extra = options.spanAttributes?.(request);
-    if (extra) Object.assign(spanAttributes, extra);
+    if (options.spanAttributes)
+      Object.assign(spanAttributes, extraAttributes(options.spanAttributes, request));
 
     const parent = extractParent(context.active(), params, instruments.propagator);
     const span = instruments.tracer.startSpan(
