@@ -133,6 +133,22 @@ describe('toolwire/otel end to end', () => {
     expect(otel.span('initialize').attributes['mcp.session.id']).toBe(transport.sessionId);
   });
 
+  it('over stateless Streamable HTTP: each request its own session, still linked', async () => {
+    const otel = otelHarness();
+    const handler = createHttpHandler(tracedServer(otel), { onerror: () => {}, stateless: true });
+    const listener = await serveHttp(handler);
+    open.push(listener, handler);
+    const client = tracedClient(otel);
+    await client.connect(new StreamableHttpClientTransport(`${listener.url}/mcp`));
+    open.push(client);
+    await client.callTool('add', { a: 1, b: 1 });
+    const { client: c, server: s } = pair(otel.spans(), 'tools/call add');
+    expect(s.parentSpanContext?.spanId).toBe(c.spanContext().spanId);
+    expect(s.parentSpanContext?.isRemote).toBe(true);
+    expect(s.attributes['network.transport']).toBe('tcp');
+    expect(c.attributes).not.toHaveProperty('mcp.session.id'); // no Mcp-Session-Id when stateless
+  });
+
   it('over stdio: the server process parents its spans on the client span', async () => {
     const otel = otelHarness();
     const client = tracedClient(otel);
