@@ -101,7 +101,7 @@ export interface ConnectionOptions {
   onerror?: (error: Error) => void;
   /**
    * Wraps each outgoing request (see {@link RequestInterceptor}). Without one, requests go
-   * straight out: nothing is allocated for it.
+   * straight out: no closure, no extra call.
    */
   interceptRequest?: RequestInterceptor;
 }
