@@ -62,6 +62,26 @@ function pair(spans: ReadableSpan[], name: string) {
   return { client, server };
 }
 
+/**
+ * Calls `add` over Streamable HTTP on 127.0.0.1 and checks what every HTTP call shares: the
+ * server span is the remote child of the client span, over tcp.
+ */
+async function callOverHttp(otel: ReturnType<typeof otelHarness>, stateless: boolean) {
+  const handler = createHttpHandler(tracedServer(otel), { onerror: () => {}, stateless });
+  const listener = await serveHttp(handler);
+  open.push(listener, handler);
+  const transport = new StreamableHttpClientTransport(`${listener.url}/mcp`);
+  const client = tracedClient(otel);
+  await client.connect(transport);
+  open.push(client);
+  await client.callTool('add', { a: 1, b: 1 });
+  const { client: c, server: s } = pair(otel.spans(), 'tools/call add');
+  expect(s.parentSpanContext?.spanId).toBe(c.spanContext().spanId);
+  expect(s.parentSpanContext?.isRemote).toBe(true);
+  expect(s.attributes['network.transport']).toBe('tcp');
+  return { transport, c, s };
+}
+
 describe('toolwire/otel end to end', () => {
   it('in memory: client span → server span → the handler span; errors on both sides', async () => {
     const otel = otelHarness();
@@ -112,19 +132,7 @@ describe('toolwire/otel end to end', () => {
 
   it('over Streamable HTTP: linked across the socket, one session id on both sides', async () => {
     const otel = otelHarness();
-    const handler = createHttpHandler(tracedServer(otel), { onerror: () => {} });
-    const listener = await serveHttp(handler);
-    open.push(listener, handler);
-    const transport = new StreamableHttpClientTransport(`${listener.url}/mcp`);
-    const client = tracedClient(otel);
-    await client.connect(transport);
-    open.push(client);
-    await client.callTool('add', { a: 1, b: 1 });
-
-    const { client: c, server: s } = pair(otel.spans(), 'tools/call add');
-    expect(s.parentSpanContext?.spanId).toBe(c.spanContext().spanId);
-    expect(s.parentSpanContext?.isRemote).toBe(true);
-    expect(s.attributes['network.transport']).toBe('tcp');
+    const { transport, c, s } = await callOverHttp(otel, false);
     expect(c.attributes['network.transport']).toBe('tcp');
     expect(transport.sessionId).toMatch(/.+/);
     expect(s.attributes['mcp.session.id']).toBe(transport.sessionId);
@@ -135,17 +143,7 @@ describe('toolwire/otel end to end', () => {
 
   it('over stateless Streamable HTTP: each request its own session, still linked', async () => {
     const otel = otelHarness();
-    const handler = createHttpHandler(tracedServer(otel), { onerror: () => {}, stateless: true });
-    const listener = await serveHttp(handler);
-    open.push(listener, handler);
-    const client = tracedClient(otel);
-    await client.connect(new StreamableHttpClientTransport(`${listener.url}/mcp`));
-    open.push(client);
-    await client.callTool('add', { a: 1, b: 1 });
-    const { client: c, server: s } = pair(otel.spans(), 'tools/call add');
-    expect(s.parentSpanContext?.spanId).toBe(c.spanContext().spanId);
-    expect(s.parentSpanContext?.isRemote).toBe(true);
-    expect(s.attributes['network.transport']).toBe('tcp');
+    const { c } = await callOverHttp(otel, true);
     expect(c.attributes).not.toHaveProperty('mcp.session.id'); // no Mcp-Session-Id when stateless
   });
 
