@@ -17,10 +17,16 @@ const LAYERS = [
   'otel',
 ];
 
-/** Forbids imports of the named sibling layers from files of `layer` (src/<layer>/**). */
-function layer(name, forbidden, message, extra = []) {
+/**
+ * Forbids imports of the named sibling layers from files of `layer` (src/<layer>/**), except the
+ * single files in `allow` (e.g. `server/rateLimitStore.js`).
+ */
+function layer(name, forbidden, message, extra = [], allow = []) {
   const depth = ['../', '../../'];
-  const group = forbidden.flatMap((f) => depth.map((d) => `${d}${f}/*`)).concat(extra);
+  const group = forbidden
+    .flatMap((f) => depth.map((d) => `${d}${f}/*`))
+    .concat(extra)
+    .concat(allow.flatMap((a) => depth.map((d) => `!${d}${a}`)));
   return {
     files: [`src/${name}/**/*.ts`],
     ignores: ['src/**/*.test.ts'],
@@ -98,11 +104,14 @@ export default tseslint.config(
     ['protocol', 'tasks', 'server', 'client', 'stores', 'cli', 'otel'],
     'transports import only jsonrpc',
   ),
-  // stores/ also implements the HTTP cluster interfaces (transports/http/cluster.ts): see src/redis.ts.
+  // stores/ also implements the HTTP cluster interfaces (transports/http/cluster.ts) and the rate
+  // limit store interface (server/rateLimitStore.ts, its one file of server/): see src/redis.ts.
   layer(
     'stores',
     ['protocol', 'server', 'client', 'cli', 'otel'],
-    'stores import only jsonrpc, the tasks interface and the transports they implement',
+    'stores import only jsonrpc, the tasks interface, the rate limit store interface and the transports they implement',
+    [],
+    ['server/rateLimitStore.js'],
   ),
   // toolwire/otel: @opentelemetry/api, the jsonrpc errors and guards, and only the TYPES of the
   // server and the client (a value import would pull their code into the otel bundle).

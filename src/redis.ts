@@ -1,15 +1,18 @@
 /**
  * @module `toolwire/redis`: the shared state of several server instances in Redis (tasks,
- * Streamable HTTP sessions, SSE events, an instance bus). Needs the optional peer dependency
- * `ioredis`, imported only when a connection is made.
+ * Streamable HTTP sessions, SSE events, rate limits, an instance bus). Needs the optional peer
+ * dependency `ioredis`, imported only when a connection is made.
  *
- * The stores implement interfaces of two layers, the tasks' `TaskStore` and the HTTP cluster's
- * `SessionDirectory`/`ClusterBus`/`SharedEventStore`, so `stores/` imports both (STYLE.md lets it
- * import only the task store's; the cluster interfaces are types of the same kind, kept in
- * `transports/http/cluster.ts` where the handler that uses them lives).
+ * The stores implement interfaces of three places, the tasks' `TaskStore`, the HTTP cluster's
+ * `SessionDirectory`/`ClusterBus`/`SharedEventStore` and the server's `RateLimitStore`, so
+ * `stores/` imports them (STYLE.md lets it import only the task store's; the others are
+ * interfaces of the same kind, kept beside the code that uses them: `transports/http/cluster.ts`
+ * and `server/rateLimitStore.ts`, the one file of `server/` that `stores/` may import).
  */
 export { createRedisScaleOut } from './stores/redisScaleOut.js';
 export type { InstanceLink, RedisScaleOut, RedisScaleOutOptions } from './stores/redisScaleOut.js';
+export { RedisRateLimitStore } from './stores/redisRateLimitStore.js';
+export type { RedisRateLimitStoreOptions } from './stores/redisRateLimitStore.js';
 export { RedisTaskStore } from './stores/redisTaskStore.js';
 export type { RedisTaskStoreOptions } from './stores/redisTaskStore.js';
 export type { RedisConnectionOptions } from './stores/redisConnection.js';

@@ -22,7 +22,6 @@ export type {
 } from './server/toolContext.js';
 export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
 export type { FromJsonSchema } from './server/inferJsonSchema.js';
-export type { RateLimitRule } from './server/rateLimiter.js';
 export { POLICY_STAGES } from './server/middleware.js';
 export type {
   Middleware,
@@ -31,6 +30,24 @@ export type {
   MiddlewareRequest,
   PolicyStage,
 } from './server/middleware.js';
+export { MemoryRateLimitStore } from './server/memoryRateLimitStore.js';
+export type { MemoryRateLimitStoreOptions } from './server/memoryRateLimitStore.js';
+export type {
+  Admission,
+  Admitted,
+  AdmitRequest,
+  BucketTake,
+  RateLimitRule,
+  RateLimitStore,
+  Refused,
+  SlotTake,
+} from './server/rateLimitStore.js';
+export type {
+  ConcurrencyLimit,
+  RateLimitOptions,
+  ServerRateLimitOption,
+} from './server/rateLimitOptions.js';
+export type { RateLimitKind } from './server/rateLimitPolicy.js';
 export type { TaskOptions } from './server/taskRuntime.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';

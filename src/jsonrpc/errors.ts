@@ -18,6 +18,14 @@ export const ErrorCode = {
   ServerBusy: -32000,
   /** toolwire: the server is shutting down and accepts no new requests. */
   ServerShuttingDown: -32001,
+  /**
+   * toolwire: a rate limit or the concurrency cap refused the call; `data` is `{ retryAfterMs,
+   * limit }` with `limit` one of `global`, `principal`, `tool`, `concurrency` (over Streamable
+   * HTTP the answer has status 429 and `Retry-After`). Outside -32768..-32000 on purpose: MCP
+   * (basic/index, 2026-07-28) closes -32000..-32019 to new codes and reserves -32020..-32099 for
+   * the specification, and asks for new codes outside the JSON-RPC range; -31429 recalls 429.
+   */
+  RateLimited: -31429,
   /** MCP 2025-11-25: the request needs a URL-mode elicitation first. */
   UrlElicitationRequired: -32042,
 } as const;

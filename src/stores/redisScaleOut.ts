@@ -1,6 +1,6 @@
 /**
- * @module Everything several instances of a server share, over one Redis: the task store, and
- * the sessions, bus and event store of Streamable HTTP's cluster mode, on one command connection
+ * @module Everything several instances of a server share, over one Redis: the task store, the
+ * rate limit store, and the sessions, bus and event store of Streamable HTTP's cluster mode, on one command connection
  * and one subscriber connection. Also a small application broadcast, e.g. to change the tool
  * set on every instance at once (each instance then tells its own clients with `list_changed`).
  */
@@ -9,6 +9,7 @@ import { RedisBus } from './redisBus.js';
 import { RedisChannels } from './redisChannels.js';
 import { closeConnection, openConnection, type RedisConnectionOptions } from './redisConnection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redisEventStore.js';
+import { RedisRateLimitStore } from './redisRateLimitStore.js';
 import { RedisSessionDirectory } from './redisSessionDirectory.js';
 import { RedisTaskStore } from './redisTaskStore.js';
 
@@ -34,10 +35,12 @@ export interface InstanceLink {
 export interface RedisScaleOut extends InstanceLink {
   /** For `new McpServer({ tasks: { store } })`. */
   readonly taskStore: RedisTaskStore;
+  /** For `new McpServer({ rateLimit: { ..., store } })`: limits shared by every instance. */
+  readonly rateLimitStore: RedisRateLimitStore;
   /** For `createHttpHandler(server, { cluster })`. */
   readonly cluster: HttpCluster;
 
-  /** Closes the connections (the task store and cluster stop working). */
+  /** Closes the connections (the task store, rate limit store and cluster stop working). */
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function createRedisScaleOut(
   const channels = new RedisChannels(connection);
   const bus = new RedisBus(connection, channels, options.instanceId);
   const taskStore = new RedisTaskStore(connection, channels);
+  const rateLimitStore = new RedisRateLimitStore(connection);
   const cluster: HttpCluster = {
     sessions: new RedisSessionDirectory(connection),
     bus,
@@ -69,6 +73,7 @@ export async function createRedisScaleOut(
   return {
     instanceId: bus.instanceId,
     taskStore,
+    rateLimitStore,
     cluster,
     broadcast: (topic, data) => bus.publish('others', { kind: 'app', topic, data }),
     onBroadcast: (topic, listener) =>
@@ -79,6 +84,7 @@ export async function createRedisScaleOut(
       if (closed) return;
       closed = true;
       await taskStore.close();
+      await rateLimitStore.close();
       channels.close();
       await closeConnection(connection);
     },
