@@ -5,7 +5,17 @@
 import unicorn from 'eslint-plugin-unicorn';
 import tseslint from 'typescript-eslint';
 
-const LAYERS = ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'cli'];
+const LAYERS = [
+  'jsonrpc',
+  'protocol',
+  'tasks',
+  'server',
+  'client',
+  'transports',
+  'stores',
+  'cli',
+  'otel',
+];
 
 /**
  * Forbids imports of the named sibling layers from files of `layer` (src/<layer>/**), except the
@@ -67,45 +77,69 @@ export default tseslint.config(
   ),
   layer(
     'protocol',
-    ['tasks', 'server', 'client', 'transports', 'stores', 'cli'],
+    ['tasks', 'server', 'client', 'transports', 'stores', 'cli', 'otel'],
     'L1 protocol imports only jsonrpc, and no Node',
     NODE,
   ),
   layer(
     'tasks',
-    ['server', 'client', 'transports', 'stores', 'cli'],
+    ['server', 'client', 'transports', 'stores', 'cli', 'otel'],
     'L2 tasks imports only jsonrpc and protocol, and no Node',
     NODE,
   ),
   layer(
     'server',
-    ['client', 'transports', 'stores', 'cli'],
+    ['client', 'transports', 'stores', 'cli', 'otel'],
     'L2 server imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
   layer(
     'client',
-    ['server', 'transports', 'stores', 'cli'],
+    ['server', 'transports', 'stores', 'cli', 'otel'],
     'L2 client imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
   layer(
     'transports',
-    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli'],
+    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli', 'otel'],
     'transports import only jsonrpc',
   ),
   // stores/ also implements the HTTP cluster interfaces (transports/http/cluster.ts) and the rate
   // limit store interface (server/rateLimitStore.ts, its one file of server/): see src/redis.ts.
   layer(
     'stores',
-    ['protocol', 'server', 'client', 'cli'],
+    ['protocol', 'server', 'client', 'cli', 'otel'],
     'stores import only jsonrpc, the tasks interface, the rate limit store interface and the transports they implement',
     [],
     ['server/rateLimitStore.js'],
   ),
+  // toolwire/otel: @opentelemetry/api, the jsonrpc errors and guards, and only the TYPES of the
+  // server and the client (a value import would pull their code into the otel bundle).
+  {
+    files: ['src/otel/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../tasks/*', '../transports/*', '../stores/*', '../cli/*', ...NODE],
+              message: 'toolwire/otel imports only jsonrpc, protocol, server and client types',
+            },
+            {
+              group: ['../server/*', '../client/*', '../protocol/*'],
+              allowTypeImports: true,
+              message: 'toolwire/otel imports only the types of the server, client and protocol',
+            },
+          ],
+        },
+      ],
+    },
+  },
   layer(
     'cli',
-    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores'],
+    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'otel'],
     'the CLI imports only entry files',
   ),
   {

@@ -18,6 +18,7 @@ export const ENTRY_POINTS = [
   'http.ts',
   'node.ts',
   'redis.ts',
+  'otel.ts',
   'cli/main.ts',
   // Loaded by URL from cli/watch.ts (module.register), never imported.
   'cli/watchHooks.ts',

@@ -16,6 +16,11 @@ export type {
   AuditEvent,
   AuditSink,
 } from './client/approval.js';
+export type {
+  ClientInstrumentation,
+  ClientRequest,
+  ClientSessionView,
+} from './client/instrumentation.js';
 export { fingerprintTool } from './client/fingerprint.js';
 export type { WalkOptions } from './client/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';

@@ -50,6 +50,10 @@ export class TrackedTransport implements Transport {
     this.inner.setProtocolVersion?.(version);
   }
 
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
   /** Resolves once every send made so far has settled, or after `ms`, whichever comes first. */
   async settled(ms: number): Promise<void> {
     if (this.pending.size === 0) return;

@@ -3,7 +3,7 @@
  * accepting older ones), lists tools across pages with a cache kept fresh by `list_changed`, and
  * calls tools with timeouts, progress, cancellation, output validation and the host's approval.
  */
-import { Connection } from '../jsonrpc/connection.js';
+import { Connection, type ConnectionOptions } from '../jsonrpc/connection.js';
 import { LocalError } from '../jsonrpc/errors.js';
 import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Progress } from '../jsonrpc/pendingRequests.js';
@@ -42,6 +42,7 @@ import {
   type ServerRequestHost,
 } from './serverRequests.js';
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
+import type { ClientInstrumentation, ClientSessionView } from './instrumentation.js';
 
 /** Client options; every limit has a default (README: Limits). */
 export interface ClientOptions extends HandlerCapabilityOptions {
@@ -74,6 +75,11 @@ export interface ClientOptions extends HandlerCapabilityOptions {
   onTaskStatus?: (task: Task) => void;
   /** Faults that did not fail a call (bad notifications, skipped tools, refresh errors). */
   onerror?: (error: Error) => void;
+  /**
+   * Wraps every request the client sends, for traces and metrics (`clientTelemetry()` of
+   * `toolwire/otel` builds one). Unset: requests go straight out.
+   */
+  instrument?: ClientInstrumentation;
 }
 
 /** Options of one tool call. */
@@ -166,6 +172,9 @@ export class McpClient {
         omitUnreadableErrorId: () =>
           this.init !== undefined && featuresOf(this.init.protocolVersion).omitUnreadableErrorId,
         onerror: (error) => this.report(error),
+        ...(this.options.instrument
+          ? { interceptRequest: this.interceptor(this.options.instrument, transport) }
+          : {}),
       },
     );
     this.connection = connection;
@@ -405,6 +414,24 @@ export class McpClient {
   /** How a schema without `$schema` is read: 2020-12 from 2025-11-25 (SEP-1613), draft-07 before. */
   private schemaDialect(): JsonSchemaDialect {
     return this.features().schemaDialects ? '2020-12' : 'draft-07';
+  }
+
+  /** Hands each request to the instrumentation with a live view of this session. */
+  private interceptor(
+    instrument: ClientInstrumentation,
+    transport: Transport,
+  ): NonNullable<ConnectionOptions['interceptRequest']> {
+    const init = (): InitializeResult | undefined => this.init;
+    const session: ClientSessionView = {
+      get protocolVersion() {
+        return init()?.protocolVersion;
+      },
+      get sessionId() {
+        return transport.sessionId;
+      },
+      networkTransport: transport.networkTransport,
+    };
+    return (request, send) => instrument({ ...request, session }, send);
   }
 
   /** Whether a call runs as a task: required by the tool, or asked for and allowed. */

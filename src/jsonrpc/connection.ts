@@ -57,6 +57,25 @@ export interface RequestOptions {
   cancellable?: boolean;
 }
 
+/** An outgoing request as a {@link RequestInterceptor} sees it, before it is sent. */
+export interface OutgoingRequest {
+  /** The id the request is sent with. */
+  readonly id: RequestId;
+  readonly method: string;
+  /** The params as the caller gave them (a progress token is added afterwards, when asked). */
+  readonly params: JsonObject | undefined;
+}
+
+/**
+ * Wraps every outgoing request (instrumentation: traces, metrics). It must call `send` once,
+ * with the request's params or a copy it extended (trace context in `_meta`), and return what
+ * `send` returns, observed as it likes; `send` rejects as {@link Connection.request} does.
+ */
+export type RequestInterceptor = (
+  request: OutgoingRequest,
+  send: (params: JsonObject | undefined) => Promise<JsonObject>,
+) => Promise<JsonObject>;
+
 /** Connection-wide options. */
 export interface ConnectionOptions {
   /** Incoming requests whose handlers run at once; more wait (see `maxQueued`). Default 64. */
@@ -80,6 +99,11 @@ export interface ConnectionOptions {
   omitUnreadableErrorId?: () => boolean;
   /** Faults that did not close the connection. */
   onerror?: (error: Error) => void;
+  /**
+   * Wraps each outgoing request (see {@link RequestInterceptor}). Without one, requests go
+   * straight out: no closure, no extra call.
+   */
+  interceptRequest?: RequestInterceptor;
 }
 
 /** One JSON-RPC peer-to-peer connection. */
@@ -193,6 +217,18 @@ export class Connection {
     }
     const prefix = this.transport.requestIdPrefix;
     const id: RequestId = prefix === undefined ? this.nextId++ : `${prefix}${this.nextId++}`;
+    const request: OutgoingRequest = { id, method, params };
+    const intercept = this.options.interceptRequest;
+    if (intercept === undefined) return this.send(request, options);
+    return intercept(request, (sent) =>
+      this.send(sent === params ? request : { id, method, params: sent }, options),
+    );
+  }
+
+  /** Sends a request under its chosen id; see {@link request}. */
+  private send(request: OutgoingRequest, options: RequestOptions): Promise<JsonObject> {
+    if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
+    const { id, method, params } = request;
     let sentParams = params;
     if (options.onprogress) {
       const meta = isPlainObject(params?.['_meta']) ? params['_meta'] : {};

@@ -107,4 +107,6 @@ export interface Transport {
   resumeReceiving?(): void;
   /** Told the negotiated revision once initialization is done (HTTP sends it as a header). */
   setProtocolVersion?(version: string): void;
+  /** The MCP session id the transport carries (Streamable HTTP `Mcp-Session-Id`), once known. */
+  readonly sessionId?: string | undefined;
 }

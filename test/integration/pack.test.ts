@@ -30,6 +30,7 @@ const ENTRY_EXPORTS: Record<string, string> = {
   './http': 'createHttpHandler',
   './node': 'serveHttp',
   './redis': 'RedisTaskStore',
+  './otel': 'serverTelemetry',
 };
 const specifier = (entry: string) => (entry === '.' ? 'toolwire' : `toolwire${entry.slice(1)}`);
 const TSC = `${ROOT}node_modules/typescript/bin/tsc`;
@@ -110,8 +111,13 @@ describe('the packed package, installed into a project outside the repository', 
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     packedFiles = packed[0]!.files.map((f) => f.path);
     project = newProject(join(work, 'project'));
-    // As the README says: toolwire and zod; ioredis because the check below type-checks toolwire/redis.
-    run(NPM, [...INSTALL, join(work, packed[0]!.filename), 'zod', 'ioredis'], project);
+    // As the README says: toolwire and zod; ioredis and @opentelemetry/api because the checks
+    // below type-check and import toolwire/redis and toolwire/otel.
+    run(
+      NPM,
+      [...INSTALL, join(work, packed[0]!.filename), 'zod', 'ioredis', '@opentelemetry/api@^1.9.0'],
+      project,
+    );
     installed = join(project, 'node_modules/toolwire');
   }, 300_000);
 
@@ -213,7 +219,7 @@ server.registerTool(
 const same: InstanceType<typeof E1> = server;
 // @ts-expect-error the types are real: a server name is a string
 new E0({ name: 1, version: '1.0.0' });
-export const entries = [same, E2, E3, E4, E5, E6];
+export const entries = [same, E2, E3, E4, E5, E6, E7];
 `,
     );
     const modes = [
@@ -312,7 +318,8 @@ describe('installing from git', () => {
     run('git', [...git, 'commit', '--quiet', '--message', 'snapshot'], repo);
 
     const project = newProject(join(work, 'project'));
-    run(NPM, [...INSTALL, `git+file://${repo}`], project, 300_000);
+    // @opentelemetry/api: the optional peer dependency toolwire/otel imports.
+    run(NPM, [...INSTALL, `git+file://${repo}`, '@opentelemetry/api@^1.9.0'], project, 300_000);
     const installed = join(project, 'node_modules/toolwire');
     for (const target of [manifest.main, manifest.types, ...Object.values(manifest.bin)]) {
       expect(existsSync(join(installed, target)), target).toBe(true);

@@ -46,6 +46,11 @@ export class HttpClientTransport implements Transport {
     return this.kindValue;
   }
 
+  /** The session id the server assigned, if any (Streamable HTTP). */
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
   async start(): Promise<void> {
     // The inner transport refuses a second start with its own name: say ours.
     if (this.started) throw startedTwice('HttpClientTransport');

@@ -1,0 +1,95 @@
+/**
+ * @module Server telemetry as a middleware: a SERVER span per request named
+ * `{mcp.method.name} {gen_ai.tool.name}`, parented by the trace context in `params._meta`, with
+ * the handler running inside it, and the `mcp.server.operation.duration` histogram.
+ */
+import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { Middleware, MiddlewareRequest } from '../server/middleware.js';
+import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
+import { recordOutcome, resultOutcome, serverErrorOutcome, type Outcome } from './outcome.js';
+import { recordedJson } from './payload.js';
+import { extractParent } from './propagation.js';
+import { ATTR, EXECUTE_TOOL, METRICS, spanName, toolNameOf } from './semconv.js';
+
+/** Options of {@link serverTelemetry}. */
+export interface ServerTelemetryOptions extends TelemetryOptions {
+  /** Further attributes for a request's span (not the histogram: keep its cardinality low). */
+  spanAttributes?: (request: MiddlewareRequest) => Attributes | undefined;
+}
+
+/** The longest requested tool name recorded for a tool the server does not have. */
+const MAX_UNKNOWN_TOOL_NAME = 256;
+
+/**
+ * A middleware that traces and times every request it wraps, by the OpenTelemetry semantic
+ * conventions for MCP. Put it outermost so refused requests are recorded too:
+ * `server.use(serverTelemetry(), { before: 'access' })`.
+ */
+export function serverTelemetry(options: ServerTelemetryOptions = {}): Middleware {
+  const instruments = new Instruments(options, {
+    name: METRICS.server,
+    description:
+      'MCP request duration as observed on the receiver from the time it was received until the result or ack is sent.',
+  });
+  return async (request, next) => {
+    const started = performance.now();
+    const { method, params } = request;
+    // Only a registered tool names the span and the metric: a name the caller made up would
+    // give both unbounded cardinality.
+    const tool = method === 'tools/call' ? request.tool?.name : undefined;
+    const metricAttributes: Attributes = {
+      [ATTR.methodName]: method,
+      [ATTR.protocolVersion]: request.session.protocolVersion,
+    };
+    if (method === 'tools/call') metricAttributes[ATTR.operationName] = EXECUTE_TOOL;
+    if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
+    if (request.networkTransport !== undefined)
+      metricAttributes[ATTR.networkTransport] = request.networkTransport;
+
+    const spanAttributes: Attributes = {
+      ...metricAttributes,
+      [ATTR.sessionId]: request.session.id,
+      [ATTR.requestId]: String(request.requestId),
+    };
+    const requested = toolNameOf(method, params);
+    if (tool === undefined && requested !== undefined)
+      spanAttributes[ATTR.toolName] = requested.slice(0, MAX_UNKNOWN_TOOL_NAME);
+    if (options.recordArguments && method === 'tools/call' && params?.['arguments'] !== undefined) {
+      const json = recordedJson(params['arguments'], instruments.maxRecordedLength);
+      if (json !== undefined) spanAttributes[ATTR.toolCallArguments] = json;
+    }
+    if (options.spanAttributes)
+      Object.assign(spanAttributes, extraAttributes(options.spanAttributes, request));
+
+    const parent = extractParent(context.active(), params, instruments.propagator);
+    const span = instruments.tracer.startSpan(
+      spanName(method, tool),
+      {
+        kind: SpanKind.SERVER,
+        attributes: spanAttributes,
+        ...(parent.links ? { links: parent.links } : {}),
+      },
+      parent.context,
+    );
+    const finish = (outcome: Outcome): void => {
+      recordOutcome(outcome, span, metricAttributes);
+      span.end();
+      instruments.duration.record((performance.now() - started) / 1000, metricAttributes);
+    };
+    let result: JsonObject;
+    try {
+      result = await context.with(trace.setSpan(parent.context, span), next);
+    } catch (error) {
+      finish(serverErrorOutcome(method, error));
+      throw error;
+    }
+    const outcome = resultOutcome(method, result);
+    if (options.recordResults && method === 'tools/call' && outcome.errorType === undefined) {
+      const json = recordedJson(result, instruments.maxRecordedLength);
+      if (json !== undefined) span.setAttribute(ATTR.toolCallResult, json);
+    }
+    finish(outcome);
+    return result;
+  };
+}
