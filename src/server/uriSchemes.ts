@@ -12,7 +12,7 @@
  * Markdown, octet streams, audio, video and raster images; `image/svg+xml` included).
  * Checking a URI against a list allocates nothing.
  */
-import { BIDI, CONTROLS, TAGS, unsafeIndex } from './textControls.js';
+import { BIDI, TAGS, unsafeIndex } from './textControls.js';
 
 /** A custom URI check: true lets the URI through. `scheme` is lower-case, without the colon. */
 export type UriCheck = (scheme: string, uri: string) => boolean;
@@ -24,7 +24,14 @@ export const SCRIPT_SCHEMES: readonly string[] = ['javascript', 'vbscript'];
 const SAFE_DATA_TYPE =
   /^(?:|text\/plain|text\/csv|text\/markdown|application\/json|application\/octet-stream|image\/(?:png|jpeg|gif|webp|avif|bmp)|(?:audio|video)\/[a-z0-9.+-]+)$/;
 
-const URI_UNSAFE = CONTROLS | BIDI | TAGS;
+/** Whether `uri` holds a control character (tab and newline included), bidi or tag character. */
+function hasUnsafeChar(uri: string): boolean {
+  for (let i = 0; i < uri.length; i++) {
+    const c = uri.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return unsafeIndex(uri, BIDI | TAGS) >= 0;
+}
 
 function isAsciiLetter(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
@@ -76,7 +83,7 @@ export function schemeEntryProblem(scheme: string): string | undefined {
 export function uriProblem(uri: string, allowed: readonly string[] | UriCheck): string | undefined {
   const length = schemeLength(uri);
   if (length === 0) return 'the URI does not start with a scheme';
-  if (unsafeIndex(uri, URI_UNSAFE) >= 0) return 'the URI contains control or bidi characters';
+  if (hasUnsafeChar(uri)) return 'the URI contains control or bidi characters';
   if (typeof allowed === 'function') {
     const scheme = uri.slice(0, length).toLowerCase();
     if (SCRIPT_SCHEMES.includes(scheme)) return `the URI scheme "${scheme}" runs script`;
