@@ -4,6 +4,8 @@
  */
 export {
   audio,
+  COMMON_SECRET_PATTERNS,
+  DEFAULT_URI_SCHEMES,
   embeddedBlob,
   embeddedText,
   image,
@@ -38,7 +40,12 @@ export type {
   InferOutput,
   JsonSchemaInput,
   RateLimitRule,
+  Redaction,
+  RedactFunction,
+  RedactionRule,
+  RefusedUriAction,
   RegisteredTool,
+  SanitizeOptions,
   SchemaInput,
   ServerOptions,
   SessionInfo,
@@ -52,6 +59,7 @@ export type {
   ToolUpdate,
   ToolVisibility,
   UnstructuredReturn,
+  UriCheck,
 } from './server.js';
 export { fingerprintTool, McpClient } from './client.js';
 export type {
