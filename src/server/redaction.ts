@@ -3,7 +3,7 @@
  * compiled once (a global copy of its pattern to replace every match, a non-global one to test);
  * a string is tested with each rule and copied only when one matches.
  */
-import { CONTROLS, BIDI, TAGS, unsafeIndex } from './textControls.js';
+import { CONTROLS, BIDI, TAGS, hasUnsafe } from './textControls.js';
 
 /** A pattern to redact, with what replaces each match (default `[REDACTED]`). */
 export interface RedactionRule {
@@ -48,7 +48,7 @@ function compileRule(rule: RedactionRule, where: string): CompiledRedaction {
   if (test.test('')) throw new TypeError(`${where} must not match the empty string`);
   const replacement = rule.replacement ?? REDACTED;
   if (typeof replacement !== 'string') throw new TypeError(`${where}.replacement must be a string`);
-  if (unsafeIndex(replacement, CONTROLS | BIDI | TAGS) >= 0)
+  if (hasUnsafe(replacement, CONTROLS | BIDI | TAGS))
     throw new TypeError(`${where}.replacement must not contain control characters`);
   if (rule.name !== undefined && typeof rule.name !== 'string')
     throw new TypeError(`${where}.name must be a string`);

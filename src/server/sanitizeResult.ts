@@ -14,7 +14,7 @@ import type { CallToolResult, ContentBlock, Icon, TextContent } from '../protoco
 import type { OutputPolicy } from './outputPolicy.js';
 import { needsRedaction, redact } from './redaction.js';
 import { toolError } from './results.js';
-import { BIDI, CONTROLS, stripText, TAGS, unsafeIndex } from './textControls.js';
+import { BIDI, CONTROLS, hasUnsafe, stripText, TAGS } from './textControls.js';
 import { iconSrcProblem, uriProblem } from './uriSchemes.js';
 
 /** One change the stage made to a result. */
@@ -33,12 +33,12 @@ export interface SanitizeFinding {
 
 function textClean(value: unknown, policy: OutputPolicy): boolean {
   if (typeof value !== 'string') return true;
-  if (unsafeIndex(value, policy.text) >= 0) return false;
+  if (hasUnsafe(value, policy.text)) return false;
   return policy.redactions.length === 0 || !needsRedaction(value, policy.redactions);
 }
 
 function labelClean(value: unknown, policy: OutputPolicy): boolean {
-  return typeof value !== 'string' || unsafeIndex(value, policy.text) < 0;
+  return typeof value !== 'string' || !hasUnsafe(value, policy.text);
 }
 
 function uriRefusal(uri: unknown, policy: OutputPolicy): string | undefined {
@@ -137,7 +137,7 @@ class Rewriter {
   string(value: string, path: string, redactable: boolean): string {
     const { policy } = this;
     let out = value;
-    if (unsafeIndex(out, policy.text) >= 0) {
+    if (hasUnsafe(out, policy.text)) {
       out = stripText(out, policy.text);
       this.findings?.push({ kind: 'stripped', path });
     }

@@ -57,15 +57,55 @@ function unsafeAt(text: string, i: number, rules: TextRules): boolean {
   return false;
 }
 
-/** The index of the first character `rules` remove from `text`, or -1. Allocates nothing. */
-export function unsafeIndex(text: string, rules: TextRules): number {
-  if (rules === 0) return -1;
+/** Strings shorter than this are scanned by a loop; longer ones by a regular expression. */
+const LOOP_SCAN_MAX = 32;
+
+/**
+ * One scanning expression per mask, built on first use: a single character class of every code
+ * unit that may be removed (a class scans faster than alternatives); each hit is then confirmed
+ * by {@link unsafeAt}, which looks at the next code unit for CRLF and tag surrogate pairs.
+ */
+const scanners: Array<RegExp | undefined> = [];
+
+function scanner(rules: TextRules): RegExp {
+  let found = scanners[rules];
+  if (found) return found;
+  let chars = '';
+  if (rules & CONTROLS) chars += '\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f';
+  if (rules & BIDI) chars += '\\u202a-\\u202e\\u2066-\\u2069';
+  if (rules & ZERO_WIDTH) chars += '\\u200b-\\u200d\\u2060-\\u2064\\ufeff';
+  if (rules & TAGS) chars += '\\udb40';
+  // No `u` flag: surrogates are matched as the code units they are, like the loop does. Global,
+  // so that `test` resumes after a hit that turns out harmless (a CR of a CRLF).
+  found = new RegExp(`[${chars}]`, 'g');
+  scanners[rules] = found;
+  return found;
+}
+
+/**
+ * Whether `rules` remove anything from `text`. Allocates nothing (after the first call per mask):
+ * a loop for short strings, where calling into the regular expression engine costs more than the
+ * scan, and a compiled expression for long ones, which it scans about twice as fast.
+ */
+export function hasUnsafe(text: string, rules: TextRules): boolean {
+  if (rules === 0) return false;
+  if (text.length >= LOOP_SCAN_MAX) {
+    const re = scanner(rules);
+    re.lastIndex = 0;
+    while (re.test(text)) {
+      if (unsafeAt(text, re.lastIndex - 1, rules)) {
+        re.lastIndex = 0;
+        return true;
+      }
+    }
+    return false; // a failed test leaves lastIndex at 0
+  }
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f) continue; // printable ASCII: the common case, two comparisons
-    if (unsafeAt(text, i, rules)) return i;
+    if (unsafeAt(text, i, rules)) return true;
   }
-  return -1;
+  return false;
 }
 
 function isFinalByte(c: number): boolean {

@@ -12,7 +12,6 @@
  * Markdown, octet streams, audio, video and raster images; `image/svg+xml` included).
  * Checking a URI against a list allocates nothing.
  */
-import { BIDI, TAGS, unsafeIndex } from './textControls.js';
 
 /** A custom URI check: true lets the URI through. `scheme` is lower-case, without the colon. */
 export type UriCheck = (scheme: string, uri: string) => boolean;
@@ -28,9 +27,12 @@ const SAFE_DATA_TYPE =
 function hasUnsafeChar(uri: string): boolean {
   for (let i = 0; i < uri.length; i++) {
     const c = uri.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+    if (c >= 0x20 && c < 0x7f) continue;
+    if (c <= 0x9f) return true; // C0, DEL, C1
+    if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return true;
+    if (c === 0xdb40 && (uri.charCodeAt(i + 1) & 0xff80) === 0xdc00) return true; // U+E0000–U+E007F
   }
-  return unsafeIndex(uri, BIDI | TAGS) >= 0;
+  return false;
 }
 
 function isAsciiLetter(c: number): boolean {
