@@ -94,7 +94,8 @@ function runFunction(redaction: CompiledRedaction, run: RedactFunction, text: st
 
 /** Whether any redaction would change `text`. Allocates nothing for patterns. */
 export function needsRedaction(text: string, redactions: readonly CompiledRedaction[]): boolean {
-  for (const r of redactions) {
+  for (let i = 0; i < redactions.length; i++) {
+    const r = redactions[i] as CompiledRedaction;
     if (r.run ? runFunction(r, r.run, text) !== text : r.test?.test(text)) return true;
   }
   return false;

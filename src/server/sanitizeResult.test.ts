@@ -185,6 +185,29 @@ describe('sanitizeCallResult: strings', () => {
     ]);
   });
 
+  it('keeps key order and unchanged values when a later key changes', () => {
+    const first = { a: [1] };
+    const { out } = run({ content: [], structuredContent: { first, [`b${ESC}`]: 1, c: 'x' } });
+    expect(Object.keys(out.structuredContent ?? {})).toEqual(['first', 'b', 'c']);
+    expect((out.structuredContent as { first: unknown }).first).toBe(first);
+  });
+
+  it('strips annotations.lastModified, which the date check lets a comment through', () => {
+    const lastModified = 'Jan 1 2025 (\x1b]0;pwned\x07)';
+    expect(Number.isNaN(Date.parse(lastModified))).toBe(false);
+    const annotations = { audience: ['user' as const], lastModified };
+    const { out, findings } = run({
+      content: [
+        { type: 'text', text: 'a', annotations },
+        { type: 'resource_link', uri: 'javascript:x', name: 'n', annotations },
+      ],
+    });
+    const cleaned = { audience: ['user'], lastModified: 'Jan 1 2025 ()' };
+    expect(out.content[0]).toEqual({ type: 'text', text: 'a', annotations: cleaned });
+    expect((out.content[1] as { annotations: unknown }).annotations).toEqual(cleaned);
+    expect(findings[0]).toEqual({ kind: 'stripped', path: '/content/0/annotations/lastModified' });
+  });
+
   it('keeps a __proto__ key an own property and never touches prototypes', () => {
     const structured = JSON.parse('{"__proto__": {"polluted": "\\u001b[1mx"}, "a": "b"}') as Record<
       string,

@@ -3,9 +3,10 @@
  * control sequences and the other characters the {@link OutputPolicy} removes, then secrets are
  * redacted; blocks whose URI is refused are withheld. Which strings: text blocks' `text`;
  * resource links' `name`, `title`, `description` and `mimeType`; embedded resources' `text` and
- * `mimeType`; image and audio `mimeType`; every string value of `structuredContent`, and its keys
- * (keys lose control characters but are not redacted). `_meta`, annotations, base64 data and
- * URIs are never rewritten (URIs are checked, not changed).
+ * `mimeType`; image and audio `mimeType`; every block's `annotations.lastModified`; every string
+ * value of `structuredContent`, and its keys. Keys, MIME types and dates lose control characters
+ * but are not redacted. `_meta`, the rest of the annotations, base64 data and URIs are never
+ * rewritten (URIs are checked, not changed).
  *
  * The result of a clean call is returned as the same object after one scan that allocates
  * nothing; otherwise a copy is made of what changed only, and the input is never modified.
@@ -53,12 +54,21 @@ function iconRefusal(icon: unknown): string | undefined {
 
 function iconsClean(icons: unknown, policy: OutputPolicy): boolean {
   if (policy.uris === undefined || !Array.isArray(icons)) return true;
-  for (const icon of icons) if (iconRefusal(icon) !== undefined) return false;
+  for (let i = 0; i < icons.length; i++) if (iconRefusal(icons[i]) !== undefined) return false;
   return true;
+}
+
+/**
+ * Annotations are data for the client, not text, except `lastModified`: the date check lets a
+ * parenthesised comment through (`Date.parse('Jan 1 2025 (…)')`), so it is a string like others.
+ */
+function annotationsClean(block: ContentBlock, policy: OutputPolicy): boolean {
+  return block.annotations === undefined || labelClean(block.annotations.lastModified, policy);
 }
 
 /** Whether the stage leaves `block` as it is. Allocates nothing. */
 function blockClean(block: ContentBlock, policy: OutputPolicy): boolean {
+  if (!annotationsClean(block, policy)) return false;
   switch (block.type) {
     case 'text':
       return textClean(block.text, policy);
@@ -92,9 +102,10 @@ function valueClean(value: unknown, policy: OutputPolicy): boolean {
   if (typeof value === 'string') return textClean(value, policy);
   if (typeof value !== 'object' || value === null) return true;
   if (Array.isArray(value)) {
-    for (const item of value) if (!valueClean(item, policy)) return false;
+    for (let i = 0; i < value.length; i++) if (!valueClean(value[i], policy)) return false;
     return true;
   }
+  // for-in, not Object.keys: no array is allocated.
   for (const key in value) {
     if (!labelClean(key, policy)) return false;
     if (!valueClean((value as Record<string, unknown>)[key], policy)) return false;
@@ -103,7 +114,9 @@ function valueClean(value: unknown, policy: OutputPolicy): boolean {
 }
 
 function resultClean(result: CallToolResult, policy: OutputPolicy): boolean {
-  for (const block of result.content) if (!blockClean(block, policy)) return false;
+  const content = result.content;
+  for (let i = 0; i < content.length; i++)
+    if (!blockClean(content[i] as ContentBlock, policy)) return false;
   const structured = result.structuredContent;
   return structured === undefined || !policy.structuredContent || valueClean(structured, policy);
 }
@@ -178,6 +191,15 @@ class Rewriter {
   }
 
   block(block: ContentBlock, path: string): ContentBlock {
+    const out = this.content(block, path);
+    const a = block.annotations;
+    if (a === undefined || typeof a.lastModified !== 'string') return out;
+    const at = pointer(pointer(path, 'annotations'), 'lastModified');
+    const lastModified = this.string(a.lastModified, at, false);
+    return lastModified === a.lastModified ? out : { ...out, annotations: { ...a, lastModified } };
+  }
+
+  content(block: ContentBlock, path: string): ContentBlock {
     switch (block.type) {
       case 'text':
         return this.fields(block, path, { text: true });
@@ -216,17 +238,21 @@ class Rewriter {
       return copy ?? value;
     }
     const source = value as Record<string, unknown>;
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const key in source) {
+    const keys = Object.keys(source);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
       const at = pointer(path, key);
-      // A key that becomes equal to an earlier one replaces it, as a duplicate key in JSON does.
       const newKey = this.string(key, at, false);
       const newValue = this.value(source[key], at);
-      if (newKey !== key || newValue !== source[key]) changed = true;
-      setOwn(out, newKey, newValue);
+      if (out === undefined && (newKey !== key || newValue !== source[key])) {
+        out = {};
+        for (let j = 0; j < i; j++) setOwn(out, keys[j] as string, source[keys[j] as string]);
+      }
+      // A key that becomes equal to an earlier one replaces it, as a duplicate key in JSON does.
+      if (out !== undefined) setOwn(out, newKey, newValue);
     }
-    return changed ? out : value;
+    return out ?? value;
   }
 
   /** Why `block` is refused for its URI, or undefined. */
@@ -263,7 +289,7 @@ class Rewriter {
         text: `${what} withheld by the server's output policy: ${reason}.`,
       };
       if (block.annotations !== undefined) withheld.annotations = block.annotations;
-      content.push(withheld);
+      content.push(this.block(withheld, path));
     }
     const out: CallToolResult = { ...result, content: changed ? content : result.content };
     if (result.structuredContent !== undefined && this.policy.structuredContent) {

@@ -95,7 +95,8 @@ export function uriProblem(uri: string, allowed: readonly string[] | UriCheck): 
     }
     return allowed(scheme, uri) ? undefined : `the URI scheme "${scheme}" is not allowed`;
   }
-  for (const scheme of allowed) {
+  for (let i = 0; i < allowed.length; i++) {
+    const scheme = allowed[i] as string;
     if (!hasScheme(uri, length, scheme)) continue;
     return scheme === 'data' ? dataUriProblem(uri) : undefined;
   }
