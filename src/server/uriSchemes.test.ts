@@ -65,6 +65,9 @@ describe('uriProblem with data: allowed', () => {
     'data:text/javascript,alert(1)',
     'data:application/pdf;base64,JVBERi0=',
     'data:text/xml,<a/>',
+    'data:text/plainx,<script>',
+    'data:text/html;text/plain,<script>',
+    'data: text/plain,x',
   ])('still refuses %s', (uri) => {
     expect(uriProblem(uri, withData)).toMatch(/^a data: URI of type ".*" could run script$/);
   });
