@@ -4,6 +4,8 @@
  */
 export {
   audio,
+  COMMON_SECRET_PATTERNS,
+  DEFAULT_URI_SCHEMES,
   embeddedBlob,
   embeddedText,
   image,
@@ -54,8 +56,13 @@ export type {
   RateLimitOptions,
   RateLimitRule,
   RateLimitStore,
+  RedactFunction,
+  Redaction,
+  RedactionRule,
   Refused,
+  RefusedUriAction,
   RegisteredTool,
+  SanitizeOptions,
   ServerRateLimitOption,
   SlotTake,
   SchemaInput,
@@ -71,6 +78,7 @@ export type {
   ToolUpdate,
   ToolVisibility,
   UnstructuredReturn,
+  UriCheck,
 } from './server.js';
 export { fingerprintTool, McpClient } from './client.js';
 export type {

@@ -72,3 +72,8 @@ export {
   ToolError,
 } from './server/results.js';
 export type { ContentOptions } from './server/results.js';
+export { DEFAULT_URI_SCHEMES } from './server/outputPolicy.js';
+export type { RefusedUriAction, SanitizeOptions } from './server/outputPolicy.js';
+export { COMMON_SECRET_PATTERNS } from './server/secretPatterns.js';
+export type { Redaction, RedactFunction, RedactionRule } from './server/redaction.js';
+export type { UriCheck } from './server/uriSchemes.js';
