@@ -3,6 +3,7 @@
  * is checked and compiled once into the entry the registry keeps.
  */
 import { isPlainObject } from '../jsonrpc/guards.js';
+import { scopeListProblem } from '../jsonrpc/scopes.js';
 import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
 import { toolForRevision } from '../protocol/projection.js';
 import type {
@@ -58,6 +59,13 @@ export interface ToolConfig<
    * (the `io.modelcontextprotocol/model-immediate-response` _meta of the CreateTaskResult).
    */
   immediateResponse?: string;
+  /**
+   * OAuth scopes a caller must hold, all of them, to see and call this tool (its identity's
+   * `scopes`): anyone else does not find it in `tools/list` and gets "unknown tool" for a call;
+   * over HTTP with `oauth`, a call is answered 403 `insufficient_scope` naming the scopes needed.
+   * A caller without an identity holds no scopes. Default: none needed.
+   */
+  scopes?: readonly string[];
 }
 
 /** What a handler may return for a tool with an output schema of type `T`. */
@@ -107,6 +115,8 @@ export interface ToolEntry {
   rateLimit: RateLimitRule | false | undefined;
   maxResultBytes: number | undefined;
   immediateResponse: string | undefined;
+  /** The scopes a caller needs for this tool (deduplicated, frozen); undefined when none. */
+  scopes: readonly string[] | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<ProtocolVersion, Tool>;
 }
@@ -201,6 +211,7 @@ export function compileTool(
     const problem = rateLimitRuleProblem(config.rateLimit);
     if (problem) fail(name, problem);
   }
+  const scopes = toolScopes(name, config.scopes);
 
   const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
   const output =
@@ -227,8 +238,18 @@ export function compileTool(
     rateLimit: config.rateLimit,
     maxResultBytes: config.maxResultBytes,
     immediateResponse: config.immediateResponse,
+    scopes,
     projections: new Map(),
   };
+}
+
+/** The scopes of a declaration, checked and deduplicated; undefined for none. */
+function toolScopes(name: string, scopes: unknown): readonly string[] | undefined {
+  if (scopes === undefined) return undefined;
+  const problem = scopeListProblem(scopes);
+  if (problem) fail(name, `scopes: ${problem}`);
+  const unique = [...new Set(scopes as string[])];
+  return unique.length === 0 ? undefined : Object.freeze(unique);
 }
 
 /** The definition of `entry` as a peer of `version` may see it (cached). */
