@@ -49,6 +49,8 @@ export interface TestAuthServer {
   readonly issuer: string;
   readonly jwksUri: string;
   readonly introspectionEndpoint: string;
+  /** The private signing keys, newest first (another server can sign with the same keys). */
+  readonly keys: readonly JWK[];
   /** Requests the JWKS endpoint answered since start (key rotation tests count refetches). */
   readonly jwksFetches: number;
   /** A client-credentials access token for `resource`. */
@@ -130,7 +132,7 @@ function newProvider(issuer: string, keys: readonly JWK[]): Provider {
       devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true, allowedPolicy: () => true },
-      revocation: { enabled: true },
+      revocation: { enabled: true, allowedPolicy: () => true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx, _client, oneOf) => oneOf ?? undefined,
@@ -249,9 +251,14 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** Starts a test authorization server; throws (never skips) when it cannot. */
-export async function startAuthServer(): Promise<TestAuthServer> {
-  let keys = [await newSigningKey()];
+/**
+ * Starts a test authorization server; throws (never skips) when it cannot. `keys`: sign with
+ * these instead of a new key (a second issuer holding the first one's key).
+ */
+export async function startAuthServer(
+  options: { keys?: readonly JWK[] } = {},
+): Promise<TestAuthServer> {
+  let keys = options.keys ? [...options.keys] : [await newSigningKey()];
   const counter = { jwks: 0 };
   const { server, issuer, use } = await listen(counter);
   use(keys);
@@ -264,6 +271,9 @@ export async function startAuthServer(): Promise<TestAuthServer> {
     issuer,
     jwksUri: `${issuer}/jwks`,
     introspectionEndpoint: `${issuer}/token/introspection`,
+    get keys() {
+      return keys;
+    },
     get jwksFetches() {
       return counter.jwks;
     },
