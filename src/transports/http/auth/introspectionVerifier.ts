@@ -122,6 +122,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   const ttl = options.cacheTtlMs ?? 30_000;
   const cache = new TokenCache<Answer>(ttl > 0 ? (options.cacheSize ?? 1000) : 0);
   const inFlight = new Map<string, Promise<Answer | undefined>>();
+  const audiences = acceptedAudiences(options.audience);
 
   const ask = async (token: string, context: VerifyContext): Promise<Answer | undefined> => {
     let body: unknown;
@@ -162,7 +163,6 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   };
 
   return async (token, context) => {
-    const accepted = acceptedAudiences(options.audience, context.resource);
     let answer = cache.get(token, Date.now());
     if (answer === undefined) {
       let pending = inFlight.get(token);
@@ -180,7 +180,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     if (!answer.verdict.ok) return answer.verdict;
     if (answer.aud === undefined)
       return refused('The authorization server did not say which resource the token is for (aud)');
-    return audienceMatches(answer.aud, accepted)
+    return audienceMatches(answer.aud, audiences(context.resource))
       ? answer.verdict
       : refused('The access token is not for this resource (aud)');
   };

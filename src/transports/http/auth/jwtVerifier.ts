@@ -145,9 +145,13 @@ function verdictOfError(error: unknown, context: VerifyContext): TokenVerificati
  */
 export function jwtVerifier(options: JwtVerifierOptions): JwtTokenVerifier {
   const algorithms = checkOptions(options);
-  const cache = new TokenCache<{ payload: JWTPayload; verdict: TokenVerification }>(
-    options.cacheSize ?? 1000,
-  );
+  const cache = new TokenCache<{
+    payload: JWTPayload;
+    verdict: TokenVerification;
+    /** The resource whose audience the token was checked against. */
+    resource: string;
+  }>(options.cacheSize ?? 1000);
+  const audiences = acceptedAudiences(options.audience);
   const skewMs = (options.clockSkewSeconds ?? 30) * 1000;
   const jose = loadJose();
   let keys: JWTVerifyGetKey | undefined;
@@ -160,12 +164,12 @@ export function jwtVerifier(options: JwtVerifierOptions): JwtTokenVerifier {
   };
 
   const verify = async (token: string, context: VerifyContext): Promise<TokenVerification> => {
-    const accepted = acceptedAudiences(options.audience, context.resource);
+    const accepted = audiences(context.resource);
     const now = Date.now();
     const cached = cache.get(token, now);
     if (cached) {
-      // Checked again per resource: one verifier may serve several.
-      return audienceMatches(cached.payload.aud, accepted)
+      // Checked again for another resource: one verifier may serve several.
+      return cached.resource === context.resource || audienceMatches(cached.payload.aud, accepted)
         ? cached.verdict
         : refused('The access token is not for this resource (aud)');
     }
@@ -203,7 +207,11 @@ export function jwtVerifier(options: JwtVerifierOptions): JwtTokenVerifier {
       ok: true,
       identity: identityOf(payload, { issuer: options.issuer, subject }),
     };
-    cache.set(token, { payload, verdict }, { until: (payload.exp as number) * 1000 + skewMs, now });
+    cache.set(
+      token,
+      { payload, verdict, resource: context.resource },
+      { until: (payload.exp as number) * 1000 + skewMs, now },
+    );
     return verdict;
   };
   const ready = jose.then(() => undefined);

@@ -66,13 +66,27 @@ export function audienceMatches(aud: unknown, accepted: readonly string[]): bool
   return false;
 }
 
-/** The audiences a verifier accepts: its own list, else the resource (all canonical). */
+/**
+ * The audiences a verifier accepts, by resource: its own list, else the resource (all
+ * canonical). Computed once per resource, not per request.
+ */
 export function acceptedAudiences(
   audience: string | readonly string[] | undefined,
-  resource: string,
-): readonly string[] {
-  if (audience === undefined) return [canonicalUri(resource)];
-  return (typeof audience === 'string' ? [audience] : audience).map(canonicalUri);
+): (resource: string) => readonly string[] {
+  const fixed =
+    audience === undefined
+      ? undefined
+      : (typeof audience === 'string' ? [audience] : audience).map(canonicalUri);
+  const byResource = new Map<string, readonly string[]>();
+  return (resource) => {
+    if (fixed) return fixed;
+    let accepted = byResource.get(resource);
+    if (!accepted) {
+      accepted = [canonicalUri(resource)];
+      if (byResource.size < 16) byResource.set(resource, accepted);
+    }
+    return accepted;
+  };
 }
 
 /**
