@@ -19,7 +19,7 @@ import {
 import { serveHttp, type HttpListener } from '../../src/node.js';
 import { McpServer } from '../../src/server.js';
 import { secretOf, startAuthServer, type TestAuthServer } from '../support/authServer.js';
-import { EventReader } from '../support/httpHarness.js';
+import { EventReader, initializeMessage } from '../support/httpHarness.js';
 import { freePort } from '../support/redis.js';
 
 let auth: TestAuthServer;
@@ -92,16 +92,7 @@ const HEADERS = {
   accept: 'application/json, text/event-stream',
   'content-type': 'application/json',
 };
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-};
+const initialize = initializeMessage();
 const callTool = (name: string) => ({
   jsonrpc: '2.0',
   id: 7,

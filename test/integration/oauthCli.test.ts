@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretOf, startAuthServer, type TestAuthServer } from '../support/authServer.js';
 import { CLI_SERVER, startToolwire, until } from '../support/cliRun.js';
+import { initializeMessage } from '../support/httpHarness.js';
 import { freePort } from '../support/redis.js';
 
 let auth: TestAuthServer;
@@ -51,16 +52,7 @@ async function list(url: string, token: string | undefined) {
   return startToolwire(['list', url, ...header]).exited;
 }
 
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-});
+const initialize = JSON.stringify(initializeMessage());
 
 function post(url: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
