@@ -217,6 +217,24 @@ describe('a valid access token', () => {
   });
 });
 
+describe('verified tokens are remembered', () => {
+  it('until they expire: a token seen before is answered synchronously, for its resource only', async () => {
+    const verifier = jwt();
+    const t = await token();
+    const context = { resource, report: (e: unknown) => faults.push(e) };
+    const first = verifier(t, context);
+    expect(first).toBeInstanceOf(Promise);
+    const verdict = await first;
+    expect(verdict).toMatchObject({ ok: true });
+    const again = verifier(t, context);
+    expect(again).toBe(verdict);
+    expect(verifier(t, { ...context, resource: 'http://127.0.0.1:9/other' })).toEqual({
+      ok: false,
+      reason: 'The access token is not for this resource (aud)',
+    });
+  });
+});
+
 describe('refused tokens: 401 invalid_token', () => {
   async function refusedWith(t: string, description: RegExp): Promise<void> {
     const response = await send(initialize, bearer(t));

@@ -162,26 +162,29 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     return answer;
   };
 
-  return async (token, context) => {
-    let answer = cache.get(token, Date.now());
-    if (answer === undefined) {
-      let pending = inFlight.get(token);
-      if (!pending) {
-        pending = ask(token, context).finally(() => inFlight.delete(token));
-        inFlight.set(token, pending);
-      }
-      answer = await pending;
-      if (answer === undefined)
-        return refused(
-          'The authorization server could not be asked about the token; try again',
-          true,
-        );
-    }
+  const verdictOf = (answer: Answer | undefined, resource: string): TokenVerification => {
+    if (answer === undefined)
+      return refused(
+        'The authorization server could not be asked about the token; try again',
+        true,
+      );
     if (!answer.verdict.ok) return answer.verdict;
     if (answer.aud === undefined)
       return refused('The authorization server did not say which resource the token is for (aud)');
-    return audienceMatches(answer.aud, audiences(context.resource))
+    return audienceMatches(answer.aud, audiences(resource))
       ? answer.verdict
       : refused('The access token is not for this resource (aud)');
+  };
+
+  // An answer in the cache is used synchronously: no promise per request.
+  return (token, context) => {
+    const answer = cache.get(token, Date.now());
+    if (answer !== undefined) return verdictOf(answer, context.resource);
+    let pending = inFlight.get(token);
+    if (!pending) {
+      pending = ask(token, context).finally(() => inFlight.delete(token));
+      inFlight.set(token, pending);
+    }
+    return pending.then((asked) => verdictOf(asked, context.resource));
   };
 }

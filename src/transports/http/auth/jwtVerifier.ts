@@ -163,16 +163,12 @@ export function jwtVerifier(options: JwtVerifierOptions): JwtTokenVerifier {
     ...(options.requireAccessTokenType ? { typ: 'at+jwt' } : {}),
   };
 
-  const verify = async (token: string, context: VerifyContext): Promise<TokenVerification> => {
-    const accepted = audiences(context.resource);
+  const verifyNew = async (
+    token: string,
+    context: VerifyContext,
+    accepted: readonly string[],
+  ): Promise<TokenVerification> => {
     const now = Date.now();
-    const cached = cache.get(token, now);
-    if (cached) {
-      // Checked again for another resource: one verifier may serve several.
-      return cached.resource === context.resource || audienceMatches(cached.payload.aud, accepted)
-        ? cached.verdict
-        : refused('The access token is not for this resource (aud)');
-    }
     let lib: Jose;
     try {
       lib = await jose;
@@ -213,6 +209,19 @@ export function jwtVerifier(options: JwtVerifierOptions): JwtTokenVerifier {
       { until: (payload.exp as number) * 1000 + skewMs, now },
     );
     return verdict;
+  };
+  // A token seen before is answered synchronously: no promise, no turn of the microtask queue.
+  const verify = (
+    token: string,
+    context: VerifyContext,
+  ): TokenVerification | Promise<TokenVerification> => {
+    const accepted = audiences(context.resource);
+    const cached = cache.get(token, Date.now());
+    if (!cached) return verifyNew(token, context, accepted);
+    // Checked again for another resource: one verifier may serve several.
+    return cached.resource === context.resource || audienceMatches(cached.payload.aud, accepted)
+      ? cached.verdict
+      : refused('The access token is not for this resource (aud)');
   };
   const ready = jose.then(() => undefined);
   // Reported by the first verification, or by whoever awaits `ready`: never unhandled.
