@@ -11,7 +11,10 @@ import {
 } from './transports/http/streamableHttp.js';
 
 /** Options of {@link createHttpHandler}: everything but the wiring to the server. */
-export type HttpHandlerOptions = Omit<StreamableHttpOptions, 'connect' | 'protocolVersions'>;
+export type HttpHandlerOptions = Omit<
+  StreamableHttpOptions,
+  'connect' | 'protocolVersions' | 'toolScopes'
+>;
 
 /** A Streamable HTTP handler serving `server`: `handler.fetch(request)` answers one request. */
 export function createHttpHandler(
@@ -21,6 +24,7 @@ export function createHttpHandler(
   return new StreamableHttpHandler({
     ...options,
     protocolVersions: server.protocolVersions,
+    toolScopes: (name) => server.toolScopes(name),
     connect: (transport, o) =>
       server.connect(transport, {
         ...(o.sessionId !== undefined ? { sessionId: o.sessionId } : {}),
@@ -38,6 +42,22 @@ export function createHttpHandler(
 }
 
 export { StreamableHttpHandler } from './transports/http/streamableHttp.js';
+export type { OAuthOptions } from './transports/http/auth/resourceMetadata.js';
+export type {
+  TokenVerification,
+  TokenVerifier,
+  VerifyContext,
+} from './transports/http/auth/tokenVerifier.js';
+export {
+  DEFAULT_JWT_ALGORITHMS,
+  jwtVerifier,
+  type JwtTokenVerifier,
+  type JwtVerifierOptions,
+} from './transports/http/auth/jwtVerifier.js';
+export {
+  introspectionVerifier,
+  type IntrospectionVerifierOptions,
+} from './transports/http/auth/introspectionVerifier.js';
 export type { StreamableHttpOptions } from './transports/http/streamableHttp.js';
 export type { ConnectSession, SessionHandle } from './transports/http/sessionRegistry.js';
 export type {

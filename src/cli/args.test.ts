@@ -107,6 +107,56 @@ describe('parseCommand', () => {
     expect(parseCommand([])).toEqual({ kind: 'help', topic: undefined });
   });
 
+  it('parses the --auth-* options of serve --http', () => {
+    const common = [
+      '--auth-audience',
+      'https://mcp.example.com/mcp',
+      '--auth-issuer',
+      'https://as',
+    ];
+    expect(
+      parseCommand([
+        ...['serve', 'srv.js', '--http', '0', ...common],
+        ...['--auth-jwks', 'https://as/jwks', '--auth-scope', 'a', '--auth-scope', 'b'],
+      ]),
+    ).toMatchObject({
+      mode: {
+        auth: {
+          resource: 'https://mcp.example.com/mcp',
+          issuer: 'https://as',
+          authorizationServers: ['https://as'],
+          scopes: ['a', 'b'],
+          allowLoopbackHttp: false,
+          verify: { kind: 'jwt', jwksUrl: 'https://as/jwks' },
+        },
+      },
+    });
+    expect(
+      parseCommand([
+        ...['serve', 'srv.js', '--http', '0', ...common, '--auth-introspection', 'https://as/i'],
+        ...['--auth-client-id', 'rs', '--auth-client-secret-env', 'RS_SECRET'],
+        ...['--auth-server', 'https://as2', '--auth-allow-loopback-http'],
+      ]),
+    ).toMatchObject({
+      mode: {
+        auth: {
+          authorizationServers: ['https://as2'],
+          scopes: [],
+          allowLoopbackHttp: true,
+          verify: {
+            kind: 'introspection',
+            endpoint: 'https://as/i',
+            clientId: 'rs',
+            clientSecretEnv: 'RS_SECRET',
+          },
+        },
+      },
+    });
+    expect(parseCommand(['serve', 'srv.js', '--http', '0'])).toMatchObject({
+      mode: { auth: undefined },
+    });
+  });
+
   it.each([
     [['frobnicate'], /Unknown command/],
     [['list'], /after "--"/],
@@ -123,6 +173,49 @@ describe('parseCommand', () => {
     [['serve', 'm.js', '--redis', 'redis://x:1'], /--http only/],
     [['serve', 'm.js', '--http', '0', '--redis', 'http://x'], /redis:\/\/ URL/],
     [['serve', 'm.js', '--http', '0', '--redis-prefix', 'p:'], /--redis only/],
+    [['serve', 'm.js', '--auth-jwks', 'https://a/jwks'], /--http only/],
+    [['serve', 'm.js', '--http', '0', '--auth-scope', 's'], /exactly one of --auth-jwks/],
+    [
+      ['serve', 'm.js', '--http', '0', '--auth-jwks', 'u', '--auth-introspection', 'u'],
+      /exactly one/,
+    ],
+    [['serve', 'm.js', '--http', '0', '--auth-jwks', 'u', '--auth-issuer', 'i'], /--auth-audience/],
+    [['serve', 'm.js', '--http', '0', '--auth-jwks', 'u', '--auth-audience', 'a'], /--auth-issuer/],
+    [
+      ['serve', 'm.js', '--http', '0', ...['--auth-introspection', 'u', '--auth-audience', 'a']],
+      /--auth-introspection needs --auth-issuer|authentication needs --auth-issuer/,
+    ],
+    [
+      [
+        'serve',
+        'm',
+        '--http',
+        '0',
+        ...['--auth-introspection', 'u', '--auth-audience', 'a', '--auth-issuer', 'i'],
+      ],
+      /--auth-introspection needs --auth-client-id/,
+    ],
+    [
+      [
+        ...['serve', 'm', '--http', '0', '--auth-introspection', 'u', '--auth-audience', 'a'],
+        ...['--auth-issuer', 'i', '--auth-client-id', 'c', '--auth-client-secret-env', 's3cr3t!'],
+      ],
+      /NAME of an environment variable/,
+    ],
+    [
+      [
+        ...['serve', 'm', '--http', '0', '--auth-jwks', 'u', '--auth-audience', 'a'],
+        ...['--auth-issuer', 'i', '--auth-client-id', 'c'],
+      ],
+      /--auth-client-id applies to --auth-introspection only/,
+    ],
+    [
+      [
+        ...['serve', 'm', '--http', '0', '--host', '0.0.0.0', '--auth-jwks', 'u'],
+        ...['--auth-audience', 'a', '--auth-issuer', 'i'],
+      ],
+      /--allowed-host/,
+    ],
     [['list', 'ftp://x'], /not an http/],
     [['list', 'http://x', '--', 'node'], /not both/],
     [['list', '--header', 'bad', 'http://x'], /Name: value/],

@@ -13,6 +13,7 @@ import {
   parseByteSize,
   UsageError,
 } from './argValues.js';
+import { AUTH_FLAGS, AUTH_OPTIONS, serveAuth, type ServeAuth } from './authArgs.js';
 import { suggestion } from './closest.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
@@ -35,6 +36,8 @@ export type ServeMode =
       allowUnauthenticatedRemote: boolean;
       /** Shared state for several instances (`--redis`). */
       redis: { url: string; keyPrefix: string | undefined } | undefined;
+      /** OAuth access tokens required (`--auth-*`, see authArgs.ts). */
+      auth: ServeAuth | undefined;
     };
 
 /** `toolwire serve <module>` */
@@ -148,6 +151,7 @@ function serveMode(values: Record<string, unknown>): ServeMode {
       'redis',
       'redis-prefix',
       'allow-unauthenticated-remote',
+      ...AUTH_FLAGS,
     ]) {
       if (values[flag] !== undefined)
         throw new UsageError(`serve: --${flag} applies to --http only`);
@@ -166,8 +170,9 @@ function serveMode(values: Record<string, unknown>): ServeMode {
   const host = (values['host'] as string | undefined) ?? '127.0.0.1';
   const allowedHosts = values['allowed-host'] as string[] | undefined;
   const allowUnauthenticatedRemote = values['allow-unauthenticated-remote'] === true;
+  const auth = serveAuth(values);
   if (!isLoopbackHost(host) && allowedHosts === undefined && !allowUnauthenticatedRemote)
-    throw new UsageError(exposedHostMessage(host));
+    throw new UsageError(auth ? authenticatedHostMessage(host) : exposedHostMessage(host));
   return {
     kind: 'http',
     port,
@@ -177,7 +182,13 @@ function serveMode(values: Record<string, unknown>): ServeMode {
     allowedOrigins: values['allowed-origin'] as string[] | undefined,
     allowUnauthenticatedRemote,
     redis: redisUrl === undefined ? undefined : { url: redisUrl, keyPrefix },
+    auth,
   };
+}
+
+/** Why a non-loopback `--host` needs `--allowed-host` even with authentication. */
+function authenticatedHostMessage(host: string): string {
+  return `serve: --host ${host} is not a loopback address: name the host names clients use with --allowed-host <name> (repeatable; requests naming any other Host are refused, against DNS rebinding)`;
 }
 
 /**
@@ -206,6 +217,7 @@ const SERVE_OPTIONS = {
   'allow-unauthenticated-remote': { type: 'boolean' },
   redis: { type: 'string' },
   'redis-prefix': { type: 'string' },
+  ...AUTH_OPTIONS,
   watch: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -5,13 +5,21 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createHttpHandler, type HttpCluster, type StreamableHttpHandler } from '../http.js';
+import {
+  createHttpHandler,
+  introspectionVerifier,
+  jwtVerifier,
+  type HttpCluster,
+  type OAuthOptions,
+  type StreamableHttpHandler,
+} from '../http.js';
 import { serveHttp } from '../node.js';
 import { createRedisScaleOut, type InstanceLink } from '../redis.js';
 import type { McpServer } from '../server.js';
 import { StdioServerTransport } from '../stdio.js';
 import type { ServeCommand } from './args.js';
 import { UsageError } from './args.js';
+import type { ServeAuth } from './authArgs.js';
 import { guardStdout } from './stdoutGuard.js';
 import { isTypeScript, prepareTypeScript, unwrapInterop } from './typescript.js';
 import { reportLoadedFiles, superviseWatch } from './watch.js';
@@ -90,13 +98,66 @@ export async function serve(command: ServeCommand): Promise<number> {
 
 type HttpMode = Extract<ServeCommand['mode'], { kind: 'http' }>;
 
-/** The handler `serve --http` runs; a malformed --allowed-host or --allowed-origin is a usage error. */
-function httpHandlerOf(
+/** What each option of the library is called on the command line, for its error messages. */
+const FLAG_NAMES: ReadonlyArray<readonly [string, string]> = [
+  ['origins.allowedHosts', '--allowed-host'],
+  ['origins.allowedOrigins', '--allowed-origin'],
+  ['oauth: resource', '--auth-audience'],
+  ['oauth: authorization server', '--auth-server'],
+  ['oauth: scopes:', '--auth-scope:'],
+  ['jwtVerifier: jwksUrl', '--auth-jwks'],
+  ['jwtVerifier: issuer', '--auth-issuer'],
+  ['introspectionVerifier: endpoint', '--auth-introspection'],
+  ['allowLoopbackHttp', '--auth-allow-loopback-http'],
+];
+
+/**
+ * The `oauth` option of `serve --auth-*`: the verifier (JWT with `jose` loaded, or introspection
+ * with the secret from the environment) and the metadata.
+ */
+async function oauthOf(auth: ServeAuth): Promise<OAuthOptions> {
+  const verify = auth.verify;
+  const allowLoopbackHttp = auth.allowLoopbackHttp;
+  let verifier: OAuthOptions['verifier'];
+  if (verify.kind === 'jwt') {
+    const jwt = jwtVerifier({ jwksUrl: verify.jwksUrl, issuer: auth.issuer, allowLoopbackHttp });
+    // Fails here, before listening, when the optional jose package is missing.
+    await jwt.ready;
+    verifier = jwt;
+  } else {
+    const clientSecret = process.env[verify.clientSecretEnv];
+    if (clientSecret === undefined || clientSecret === '')
+      throw new UsageError(
+        `serve: the environment variable ${verify.clientSecretEnv} (--auth-client-secret-env) is not set`,
+      );
+    verifier = introspectionVerifier({
+      endpoint: verify.endpoint,
+      clientId: verify.clientId,
+      clientSecret,
+      issuer: auth.issuer,
+      allowLoopbackHttp,
+    });
+  }
+  return {
+    resource: auth.resource,
+    authorizationServers: auth.authorizationServers,
+    scopes: auth.scopes,
+    verifier,
+    allowLoopbackHttp,
+  };
+}
+
+/**
+ * The handler `serve --http` runs; a malformed --allowed-host, --allowed-origin or --auth-* value
+ * is a usage error.
+ */
+async function httpHandlerOf(
   server: McpServer,
   mode: HttpMode,
   scaleOut: { cluster: HttpCluster } | undefined,
-): StreamableHttpHandler {
+): Promise<StreamableHttpHandler> {
   try {
+    const oauth = mode.auth ? await oauthOf(mode.auth) : undefined;
     return createHttpHandler(server, {
       stateless: mode.stateless,
       origins: {
@@ -104,12 +165,12 @@ function httpHandlerOf(
         ...(mode.allowedOrigins ? { allowedOrigins: mode.allowedOrigins } : {}),
       },
       ...(scaleOut ? { cluster: scaleOut.cluster } : {}),
+      ...(oauth ? { oauth } : {}),
     });
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    const message = error.message
-      .replace('origins.allowedHosts', '--allowed-host')
-      .replace('origins.allowedOrigins', '--allowed-origin');
+    let message = error.message;
+    for (const [option, flag] of FLAG_NAMES) message = message.replace(option, flag);
     throw new UsageError(`serve: ${message}`);
   }
 }
@@ -132,13 +193,14 @@ async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<num
       scaleOut ? { instances: scaleOut } : {},
     );
     if (scaleOut && server.tasks) server.useTaskStore(scaleOut.taskStore);
-    const handler = httpHandlerOf(server, mode, scaleOut);
+    const handler = await httpHandlerOf(server, mode, scaleOut);
     // A non-loopback --host (allowed by --allowed-host or --allow-unauthenticated-remote) is
     // reported by the handler: the warning lands on stderr.
     const listener = await serveHttp(handler, { port: mode.port, host: mode.host });
     const shared = scaleOut ? ` as instance ${scaleOut.instanceId} sharing state in Redis` : '';
+    const auth = mode.auth ? `, OAuth access tokens of ${mode.auth.issuer} required` : '';
     process.stderr.write(
-      `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp${shared} (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
+      `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp${shared}${auth} (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
     );
     return await new Promise<number>((done) => {
       onSignal(() => {

@@ -55,6 +55,9 @@ const TOPICS: Record<HelpTopic, { usage: string[]; about: string; options: Rows 
       '               [--allowed-host <name> ...] [--allowed-origin <origin> ...]',
       '               [--allow-unauthenticated-remote]',
       '               [--redis <redis://host:port> [--redis-prefix <prefix>]]',
+      '               [--auth-audience <uri> --auth-issuer <iss> [--auth-scope <s> ...]',
+      '                (--auth-jwks <url> | --auth-introspection <url> --auth-client-id <id>',
+      '                 --auth-client-secret-env <VAR>) [--auth-server <url> ...]]',
     ],
     about: `Serve the McpServer a module exports (its default export, or --export <name>; a function
 returning one works too) over stdio, or over Streamable HTTP at /mcp with --http (and the
@@ -63,9 +66,14 @@ run by the optional tsx package when it is installed, else by Node's type stripp
 Node has it). Over stdio, anything the module prints goes to stderr: stdout carries MCP messages
 only. With --watch, the server restarts when the module or a local file it loaded changes: over
 HTTP on the same port, over stdio behind a relay that keeps the client connected and tells it
-the tool list changed. serve has no authentication: a --host that is not a loopback address
-is refused unless --allowed-host names the hosts clients use (e.g. behind a proxy that
-authenticates) or --allow-unauthenticated-remote insists (a warning is printed).`,
+the tool list changed. With --auth-audience and --auth-issuer, every HTTP request needs an OAuth
+access token issued for that audience (the server's canonical URI) by that issuer, checked
+against the issuer's key set (--auth-jwks) or its introspection endpoint (--auth-introspection,
+with the secret read from the environment variable --auth-client-secret-env names); the
+Protected Resource Metadata is served at /.well-known/oauth-protected-resource. Without them
+serve has no authentication: a --host that is not a loopback address is refused unless
+--allowed-host names the hosts clients use (e.g. behind a proxy that authenticates) or
+--allow-unauthenticated-remote insists (a warning is printed).`,
     options: [
       ['--export <name>', 'The export holding the server (default: default, then server)'],
       ['--http <port>', 'Serve over HTTP on this port (0 picks a free one)'],
@@ -76,6 +84,15 @@ authenticates) or --allow-unauthenticated-remote insists (a warning is printed).
       ['--allow-unauthenticated-remote', 'Serve a non-loopback --host without --allowed-host'],
       ['--redis <url>', 'Keep tasks, sessions and SSE events in Redis (several instances)'],
       ['--redis-prefix <prefix>', 'Prefix of the Redis keys (default "toolwire:")'],
+      ['--auth-audience <uri>', 'Require OAuth tokens for this canonical server URI (RFC 8707)'],
+      ['--auth-issuer <iss>', 'The exact issuer (iss) of the access tokens'],
+      ['--auth-jwks <url>', "Verify JWT access tokens with the issuer's key set"],
+      ['--auth-introspection <url>', 'Or ask this token introspection endpoint (RFC 7662)'],
+      ['--auth-client-id <id>', "This server's client id for introspection"],
+      ['--auth-client-secret-env <VAR>', 'The environment variable holding its client secret'],
+      ['--auth-scope <scope>', 'A scope every request needs (repeatable; also advertised)'],
+      ['--auth-server <url>', 'Authorization server to advertise (repeatable; default the issuer)'],
+      ['--auth-allow-loopback-http', 'Allow http:// auth URLs on loopback hosts (development)'],
       ['--watch', 'Restart the server when the module or a file it imports changes'],
       ['-h, --help', 'Show this help'],
     ],

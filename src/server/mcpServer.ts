@@ -2,6 +2,7 @@
  * @module The MCP tools server: a live tool registry served to any number of sessions, each on
  * its own transport and protocol revision.
  */
+import { hasScopes } from '../jsonrpc/scopes.js';
 import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
@@ -307,11 +308,23 @@ export class McpServer {
     (this.listChangedTimer as { unref?: () => void }).unref?.();
   }
 
+  /**
+   * The OAuth scopes a caller needs for the enabled tool `name` (its `scopes`), or undefined when
+   * it needs none or no such tool is enabled. The HTTP handler asks it to answer a `tools/call`
+   * the caller lacks the scopes for with 403 `insufficient_scope` before the call is dispatched.
+   */
+  toolScopes(name: string): readonly string[] | undefined {
+    const entry = this.registry.get(name);
+    return entry?.enabled ? entry.scopes : undefined;
+  }
+
   private isVisible(
     entry: ToolEntry,
     session: SessionPort,
     identity: Identity | undefined,
   ): boolean {
+    // A tool that needs scopes the caller lacks is hidden, before any visibility hook runs.
+    if (entry.scopes !== undefined && !hasScopes(identity, entry.scopes)) return false;
     const visibility = this.options.visibility;
     if (!visibility) return true;
     try {
@@ -345,7 +358,8 @@ export class McpServer {
   ): ListToolsResult | RawJson<ListToolsResult> {
     const after = cursor === undefined ? 0 : decodeCursor(cursor, this.registry.highestSeq);
     const version = session.info.protocolVersion;
-    if (this.options.visibility) return this.buildPage(after, session, identity);
+    if (this.options.visibility || this.registry.anyScoped)
+      return this.buildPage(after, session, identity);
     if (this.pagesAt !== this.changes) {
       this.pages.clear();
       this.pagesAt = this.changes;

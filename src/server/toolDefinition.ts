@@ -3,6 +3,7 @@
  * is checked and compiled once into the entry the registry keeps.
  */
 import { isPlainObject } from '../jsonrpc/guards.js';
+import { scopeListProblem } from '../jsonrpc/scopes.js';
 import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
 import { toolForRevision } from '../protocol/projection.js';
 import type {
@@ -64,6 +65,13 @@ export interface ToolConfig<
    * middleware and stage), so it sees the result before sanitising.
    */
   middleware?: readonly Middleware[];
+  /**
+   * OAuth scopes a caller must hold, all of them, to see and call this tool (its identity's
+   * `scopes`): anyone else does not find it in `tools/list` and gets "unknown tool" for a call;
+   * over HTTP with `oauth`, a call is answered 403 `insufficient_scope` naming the scopes needed.
+   * A caller without an identity holds no scopes. Default: none needed.
+   */
+  scopes?: readonly string[];
 }
 
 /** What a handler may return for a tool with an output schema of type `T`. */
@@ -115,6 +123,8 @@ export interface ToolEntry {
   immediateResponse: string | undefined;
   /** This tool's own middleware (undefined when it has none). */
   middleware: readonly Middleware[] | undefined;
+  /** The scopes a caller needs for this tool (deduplicated, frozen); undefined when none. */
+  scopes: readonly string[] | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<ProtocolVersion, Tool>;
 }
@@ -215,6 +225,7 @@ export function compileTool(
     (!Array.isArray(middleware) || middleware.some((m) => typeof m !== 'function'))
   )
     fail(name, 'middleware must be an array of functions');
+  const scopes = toolScopes(name, config.scopes);
 
   const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
   const output =
@@ -244,8 +255,18 @@ export function compileTool(
     // A copy, so that later changes to the caller's array change nothing; none when empty.
     middleware:
       middleware !== undefined && middleware.length > 0 ? Array.from(middleware) : undefined,
+    scopes,
     projections: new Map(),
   };
+}
+
+/** The scopes of a declaration, checked and deduplicated; undefined for none. */
+function toolScopes(name: string, scopes: unknown): readonly string[] | undefined {
+  if (scopes === undefined) return undefined;
+  const problem = scopeListProblem(scopes);
+  if (problem) fail(name, `scopes: ${problem}`);
+  const unique = [...new Set(scopes as string[])];
+  return unique.length === 0 ? undefined : Object.freeze(unique);
 }
 
 /** The definition of `entry` as a peer of `version` may see it (cached). */

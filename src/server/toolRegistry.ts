@@ -57,11 +57,20 @@ export class ToolRegistry {
   private readonly ordered: Slot[] = [];
   private readonly byName = new Map<string, Slot>();
   private lastSeq = 0;
+  private scoped = false;
   private readonly listeners = new Set<() => void>();
 
   /** Number of registered tools, enabled or not. */
   get size(): number {
     return this.ordered.length;
+  }
+
+  /**
+   * True when a registered tool (enabled or not) needs scopes: listings then depend on the
+   * caller. Kept up to date on every change (a change of scopes is one).
+   */
+  get anyScoped(): boolean {
+    return this.scoped;
   }
 
   /** The highest sequence number ever issued. */
@@ -173,9 +182,12 @@ export class ToolRegistry {
     const compiled = compileTool(name, config, handler ?? slot.entry.handler);
     compiled.enabled = slot.entry.enabled;
     // Clients see definitions only: a new handler, deadline or rate limit, or an update that
-    // repeats what is there, changes nothing they can list, so it sends no list_changed.
+    // repeats what is there, changes nothing they can list, so it sends no list_changed. New
+    // scopes change who sees the tool, so they do.
     const listedChange =
-      renamed || JSON.stringify(compiled.definition) !== JSON.stringify(slot.entry.definition);
+      renamed ||
+      JSON.stringify(compiled.definition) !== JSON.stringify(slot.entry.definition) ||
+      String(compiled.scopes) !== String(slot.entry.scopes);
     if (!listedChange) {
       slot.entry = { ...compiled, seq: slot.entry.seq, projections: slot.entry.projections };
       slot.config = config;
@@ -195,6 +207,7 @@ export class ToolRegistry {
   }
 
   private changed(): void {
+    this.scoped = this.ordered.some((s) => s.entry.scopes !== undefined);
     for (const listener of this.listeners) listener();
   }
 }

@@ -19,7 +19,10 @@ import type { EventStore, StoredEvent } from './eventStore.js';
 
 /** A session as the directory keeps it. */
 export interface SessionRecord {
-  /** The principal that created the session (undefined: no authentication). */
+  /**
+   * Who created the session (undefined: no authentication): its identity's id, issuer, subject
+   * and client as JSON (older records hold the bare id). Opaque to directories.
+   */
   readonly owner: string | undefined;
   /** The server's snapshot of what the session negotiated (opaque here). */
   readonly state: JsonObject;

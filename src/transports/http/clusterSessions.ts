@@ -8,6 +8,7 @@ import type { Identity } from '../../jsonrpc/transport.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { instanceOfRequestId, type ClusterMessage, type HttpCluster } from './cluster.js';
 import { HttpSessionTransport, type SessionPeers, type SessionSettings } from './httpSession.js';
+import { decodeOwner, isOwner } from './sessionOwner.js';
 import type { ConnectSession, LiveSession, SessionRegistry } from './sessionRegistry.js';
 
 /** What {@link ClusterSessions} needs from the handler. */
@@ -71,6 +72,7 @@ export class ClusterSessions {
   /**
    * How a session's state is saved: recorded in the directory when it is first negotiated
    * (`initialize` is answered only then), later updated and announced to the other replicas.
+   * `owner` is the session's owner as the directory stores it (sessionOwner.ts `encodeOwner`).
    */
   persistFor(
     sessionId: string,
@@ -100,7 +102,7 @@ export class ClusterSessions {
       this.adopting.set(sessionId, pending);
     }
     return pending.then((adoption) =>
-      adoption.ok && adoption.session.owner !== identity?.id
+      adoption.ok && !isOwner(adoption.session.owner, identity)
         ? { ok: false, failure: 'unknownSession' }
         : adoption,
     );
@@ -113,7 +115,7 @@ export class ClusterSessions {
   async owns(sessionId: string, identity: Identity | undefined): Promise<boolean> {
     await this.ready;
     const record = await this.cluster.sessions.get(sessionId);
-    return record !== undefined && record.owner === identity?.id;
+    return record !== undefined && isOwner(decodeOwner(record.owner), identity);
   }
 
   private async load(sessionId: string): Promise<Adoption> {
@@ -128,15 +130,17 @@ export class ClusterSessions {
     const existing = this.deps.registry.peek(sessionId);
     if (existing) return { ok: true, session: existing };
     if (!this.deps.registry.hasRoom()) return { ok: false, failure: 'tooManySessions' };
+    // The whole binding (issuer, subject, client) comes along, not just the principal's id.
+    const owner = decodeOwner(record.owner);
     const transport = new HttpSessionTransport(sessionId, this.deps.settings, {
-      owner: record.owner,
+      owner,
       peers: this.peersFor(sessionId),
     });
     let handle;
     try {
       handle = await this.deps.connect(transport, {
         sessionId,
-        ...(record.owner !== undefined ? { identity: { id: record.owner } } : {}),
+        ...(owner !== undefined ? { identity: owner } : {}),
         restore: record.state,
         persist: this.persistFor(sessionId, record.owner, true),
       });
@@ -148,7 +152,7 @@ export class ClusterSessions {
     const session: LiveSession<HttpSessionTransport> = {
       transport,
       handle,
-      owner: record.owner,
+      owner,
       lastActivity: () => transport.lastActivity,
       listening: () => transport.listening,
       dropListener: () => transport.dropListener(),

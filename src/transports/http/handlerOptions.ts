@@ -4,6 +4,7 @@
  * event store and the cluster.
  */
 import type { Identity } from '../../jsonrpc/transport.js';
+import type { OAuthOptions } from './auth/resourceMetadata.js';
 import type { HttpCluster } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
@@ -73,8 +74,23 @@ export interface StreamableHttpOptions {
    * only for a proxy you trust.
    */
   clientAddress?: (request: AddressRequest) => string | undefined;
-  /** Establishes the caller; return a reply (e.g. `{ status: 401, headers: {...} }`) to refuse. */
+  /**
+   * Establishes the caller; return a reply (e.g. `{ status: 401, headers: {...} }`) to refuse.
+   * For OAuth access tokens use `oauth` instead (not both).
+   */
   authenticate?: (request: AuthRequest) => AuthResult | Promise<AuthResult>;
+  /**
+   * Serve as an OAuth 2.1 resource server (MCP authorization): the Protected Resource Metadata
+   * at its well-known URIs, a verified Bearer token on every MCP request (401/403 challenges
+   * otherwise), the scopes of each tool called, sessions bound to their token's issuer, subject
+   * and client. README: Authorization.
+   */
+  oauth?: OAuthOptions;
+  /**
+   * The scopes a tool needs, by name (wired by `createHttpHandler` to the server's `toolScopes`):
+   * with `oauth`, a `tools/call` of a tool the caller lacks the scopes for is answered 403.
+   */
+  toolScopes?: (name: string) => readonly string[] | undefined;
   /** The 2024-11-05 HTTP+SSE endpoints. Default `{ ssePath: '/sse', messagesPath: '/messages' }`. */
   legacy?: LegacySseOptions | false;
   /** Faults that did not fail a request. Default: stderr. */

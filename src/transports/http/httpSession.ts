@@ -20,6 +20,7 @@ import {
 } from './pendingPost.js';
 import { RequestRoutes } from './requestRoutes.js';
 import { SseStream, type StreamHost } from './sseStream.js';
+import type { SessionOwner } from './sessionOwner.js';
 
 /** Random, visible-ASCII identifier (session and stream ids). */
 export function randomToken(bytes = 16): string {
@@ -99,8 +100,8 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
    */
   private holdsListener: boolean;
   private readonly remoteResumes = new Set<() => void>();
-  /** The principal that created the session; only it may use it. */
-  readonly owner: string | undefined;
+  /** The identity that created the session; only it may use it. */
+  readonly owner: SessionOwner | undefined;
   /** The other instances serving this session, when there are any. */
   private readonly peers: SessionPeers | undefined;
   private closed = false;
@@ -114,8 +115,8 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
     readonly sessionId: string | undefined,
     private readonly settings: SessionSettings,
     placement: {
-      /** The principal that created the session; only it may use it. */
-      owner: string | undefined;
+      /** The identity that created the session; only it may use it. */
+      owner: SessionOwner | undefined;
       /** The other instances serving this session, when there are any. */
       peers?: SessionPeers | undefined;
     } = { owner: undefined },

@@ -14,7 +14,10 @@ export const HTTP_FAILURES = {
   badLastEventId: { status: 400, code: ErrorCode.InvalidRequest },
   badHost: { status: 400, code: ErrorCode.InvalidRequest },
   alreadyInitialized: { status: 400, code: ErrorCode.InvalidRequest },
+  badAuthorization: { status: 400, code: ErrorCode.InvalidRequest },
+  unauthorized: { status: 401, code: ErrorCode.InvalidRequest },
   forbidden: { status: 403, code: ErrorCode.InvalidRequest },
+  insufficientScope: { status: 403, code: ErrorCode.InvalidRequest },
   unknownSession: { status: 404, code: ErrorCode.InvalidRequest },
   notFound: { status: 404, code: ErrorCode.InvalidRequest },
   methodNotAllowed: { status: 405, code: ErrorCode.InvalidRequest },
@@ -27,6 +30,7 @@ export const HTTP_FAILURES = {
   tooManySessions: { status: 503, code: ErrorCode.ServerBusy },
   shuttingDown: { status: 503, code: ErrorCode.ServerShuttingDown },
   storeUnavailable: { status: 503, code: ErrorCode.InternalError },
+  authUnavailable: { status: 503, code: ErrorCode.InternalError },
 } as const;
 
 /** One of the {@link HTTP_FAILURES}. */

@@ -5,6 +5,7 @@
  * stream (this transport has no resumption).
  */
 import { decodeMessage } from '../../jsonrpc/decode.js';
+import { classifyMessage, type Classified } from '../../jsonrpc/guards.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { Identity, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
@@ -14,6 +15,7 @@ import { randomToken } from './httpSession.js';
 import { failureReply } from './httpStatus.js';
 import { acceptsSse, isJsonContentType } from './requestGuards.js';
 import { principalKey, type SessionQuota } from './sessionQuota.js';
+import { isOwner, ownerOf, type SessionOwner } from './sessionOwner.js';
 import type { ConnectSession, SessionHandle } from './sessionRegistry.js';
 import { formatSseEvent, SSE_HEADERS } from './sse.js';
 
@@ -48,7 +50,7 @@ class LegacySseTransport implements Transport {
   private dropReported = false;
 
   constructor(
-    readonly owner: string | undefined,
+    readonly owner: SessionOwner | undefined,
     private readonly channel: SseChannel,
     private readonly report: (error: unknown) => void,
   ) {
@@ -127,6 +129,13 @@ export class LegacySseEndpoints {
       /** Sessions per principal, shared with the Streamable HTTP sessions. */
       quota: SessionQuota;
       report: (error: unknown) => void;
+      /** With OAuth: 403 for a `tools/call` of a tool the caller lacks the scopes for. */
+      callScopes?: {
+        callScopesProblem(
+          classified: readonly Classified[],
+          identity: Identity | undefined,
+        ): HttpReply | undefined;
+      };
     },
   ) {}
 
@@ -184,7 +193,7 @@ export class LegacySseEndpoints {
         data: `${this.paths.messagesPath}?sessionId=${sessionId}`,
       }),
     );
-    const transport = new LegacySseTransport(identity?.id, channel, this.options.report);
+    const transport = new LegacySseTransport(ownerOf(identity), channel, this.options.report);
     const handle = await this.options.connect(transport, {
       sessionId,
       ...(identity ? { identity } : {}),
@@ -216,7 +225,7 @@ export class LegacySseEndpoints {
     if (!sessionId)
       return failureReply('missingSession', 'The sessionId query parameter is required');
     const session = this.sessions.get(sessionId);
-    if (!session || session.transport.owner !== identity?.id)
+    if (!session || !isOwner(session.transport.owner, identity))
       return failureReply('unknownSession', 'Session not found');
     if (!isJsonContentType(exchange.header))
       return failureReply('unsupportedMediaType', 'Content-Type must be application/json');
@@ -232,6 +241,15 @@ export class LegacySseEndpoints {
         decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
         decoded.error.message,
       );
+    const callScopes = this.options.callScopes;
+    if (callScopes) {
+      const value = decoded.value;
+      const classified = Array.isArray(value)
+        ? value.map(classifyMessage)
+        : [classifyMessage(value)];
+      const denied = callScopes.callScopesProblem(classified, identity);
+      if (denied) return denied;
+    }
     session.transport.onmessage?.(decoded.value, caller);
     return { status: 202, headers: { 'content-type': 'text/plain' }, body: 'Accepted' };
   }

@@ -5,6 +5,7 @@
  */
 import type { Identity, Transport } from '../../jsonrpc/transport.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
+import { isOwner, type SessionOwner } from './sessionOwner.js';
 
 /** What the handler keeps of the server side of a session. */
 export interface SessionHandle {
@@ -40,7 +41,8 @@ export type ConnectSession = (
 export interface LiveSession<T extends Transport> {
   readonly transport: T;
   readonly handle: SessionHandle;
-  readonly owner: string | undefined;
+  /** Who created the session: only the same identity (issuer, subject, client) may use it. */
+  readonly owner: SessionOwner | undefined;
   /** When the session last saw a request; idle ones are reaped. */
   lastActivity(): number;
   /** True while a client holds the session's GET stream open. */
@@ -92,13 +94,14 @@ export class SessionRegistry<T extends Transport> {
   }
 
   /**
-   * The session named by the request's `MCP-Session-Id`, if it exists and belongs to the caller.
-   * A session of another principal is reported as unknown: its existence is not revealed.
+   * The session named by the request's `MCP-Session-Id`, if it exists and belongs to the caller
+   * (see sessionOwner.ts). A session of anyone else is reported as unknown: its existence is not
+   * revealed.
    */
   lookup(sessionId: string | null, identity: Identity | undefined): Lookup<T> {
     if (sessionId === null || sessionId === '') return 'missingSession';
     const session = this.sessions.get(sessionId);
-    if (!session || session.owner !== identity?.id) return 'unknownSession';
+    if (!session || !isOwner(session.owner, identity)) return 'unknownSession';
     return session;
   }
 

@@ -6,6 +6,7 @@
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import type { Identity } from '../../jsonrpc/transport.js';
+import { OAuthResourceServer } from './auth/resourceServer.js';
 import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from './body.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './clusterSessions.js';
@@ -18,6 +19,7 @@ import { LegacySseEndpoints } from './legacySse.js';
 import { checkMessages, type CheckedPost } from './postMessages.js';
 import { isLoopbackHost } from './loopback.js';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
+import { encodeOwner, ownerOf } from './sessionOwner.js';
 import { principalKey, SessionQuota } from './sessionQuota.js';
 import { SessionRegistry, type LiveSession } from './sessionRegistry.js';
 import { exchangeOf, responseOf } from './webAdapter.js';
@@ -55,6 +57,11 @@ function isReply(result: AuthResult): result is HttpReply {
   return typeof result === 'object' && 'status' in result;
 }
 
+/** An identity (its `id` is a string) rather than a reply refusing the request. */
+function isIdentity(result: Identity | HttpReply): result is Identity {
+  return typeof (result as Partial<Identity>).id === 'string';
+}
+
 export type {
   AddressRequest,
   AuthRequest,
@@ -74,11 +81,22 @@ export class StreamableHttpHandler {
   private readonly cluster: ClusterSessions | undefined;
   private readonly guard: OriginGuard;
   private readonly quota: SessionQuota;
+  /** The OAuth resource server, with `oauth`. */
+  private readonly oauth: OAuthResourceServer | undefined;
   private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.path = options.path ?? '/mcp';
     this.report = options.onerror ?? defaultReport;
+    if (options.oauth && options.authenticate)
+      throw new TypeError('Give either oauth or authenticate, not both');
+    this.oauth = options.oauth
+      ? new OAuthResourceServer(options.oauth, {
+          endpointPath: this.path,
+          report: this.report,
+          toolScopes: options.toolScopes,
+        })
+      : undefined;
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.guard = new OriginGuard(options.origins ?? {});
     this.quota = new SessionQuota(options.maxSessionsPerPrincipal ?? 100);
@@ -123,6 +141,7 @@ export class StreamableHttpHandler {
             maxSessions: options.maxSessions ?? 10_000,
             quota: this.quota,
             report: this.report,
+            ...(this.oauth ? { callScopes: this.oauth } : {}),
           });
   }
 
@@ -138,7 +157,8 @@ export class StreamableHttpHandler {
    */
   noteListening(host: string): void {
     if (isLoopbackHost(host)) return;
-    if (this.options.authenticate || this.options.origins?.allowedHosts !== undefined) return;
+    const authenticates = this.options.authenticate !== undefined || this.oauth !== undefined;
+    if (authenticates || this.options.origins?.allowedHosts !== undefined) return;
     this.report(
       new Error(
         `warning: listening on ${host}, which is not a loopback address, with neither authentication nor an allowed-hosts list: anyone who can reach it can call every tool`,
@@ -239,14 +259,30 @@ export class StreamableHttpHandler {
    * turn of the microtask queue; the handler waits only where something is to come.
    */
   private route(exchange: HttpExchange, urlHost: string | undefined): Reply {
+    // Public metadata, readable cross-origin: served before the Host/Origin checks.
+    const metadata = this.oauth?.metadataRequest(exchange);
+    if (metadata) return metadata;
     const refused = this.guard.problem(exchange.header, urlHost, exchange.connection);
     if (refused) return failureReply(refused.failure, refused.message);
     const legacy = this.legacy?.matches(exchange.pathname) ? this.legacy : undefined;
     if (!legacy && exchange.pathname !== this.path)
       return failureReply('notFound', `No MCP endpoint at ${exchange.pathname}`);
+    if (this.oauth) return this.authorized(exchange, legacy, this.oauth);
     const authenticate = this.options.authenticate;
     if (!authenticate) return this.dispatch(exchange, legacy, undefined);
     return this.authenticated(exchange, legacy, authenticate);
+  }
+
+  /** Every MCP request of an OAuth resource server: its token first, then the request. */
+  private authorized(
+    exchange: HttpExchange,
+    legacy: LegacySseEndpoints | undefined,
+    oauth: OAuthResourceServer,
+  ): Reply {
+    const caller = oauth.authenticate(exchange);
+    if (caller instanceof Promise)
+      return caller.then((c) => (isIdentity(c) ? this.dispatch(exchange, legacy, c) : c));
+    return isIdentity(caller) ? this.dispatch(exchange, legacy, caller) : caller;
   }
 
   private async authenticated(
@@ -334,6 +370,8 @@ export class StreamableHttpHandler {
       );
     const post = checkMessages(decoded.value);
     if (typeof post === 'string') return failureReply('invalidMessage', post);
+    const denied = this.oauth?.callScopesProblem(post.classified, caller.identity);
+    if (denied) return denied;
     if (post.initialize || this.options.stateless)
       return this.deliverToNewSession(exchange, caller, post);
     const found = this.findSession(exchange, caller.identity);
@@ -473,11 +511,12 @@ export class StreamableHttpHandler {
     const sessionId = stateless ? undefined : randomToken(24);
     const cluster = sessionId !== undefined ? this.cluster : undefined;
     if (cluster) await cluster.ready;
+    const owner = ownerOf(identity);
     const transport = new HttpSessionTransport(
       sessionId,
       { ...this.settings, ephemeral: stateless },
       {
-        owner: identity?.id,
+        owner,
         peers: cluster && sessionId !== undefined ? cluster.peersFor(sessionId) : undefined,
       },
     );
@@ -488,14 +527,14 @@ export class StreamableHttpHandler {
       ...(assumeVersion !== undefined ? { assumeVersion } : {}),
       ...(stateless ? { transient: true } : {}),
       ...(cluster && sessionId !== undefined
-        ? { persist: cluster.persistFor(sessionId, identity?.id, false) }
+        ? { persist: cluster.persistFor(sessionId, encodeOwner(owner), false) }
         : {}),
     });
     if (sessionId !== undefined) {
       this.registry.add(sessionId, {
         transport,
         handle,
-        owner: identity?.id,
+        owner,
         lastActivity: () => transport.lastActivity,
         listening: () => transport.listening,
         dropListener: () => transport.dropListener(),
