@@ -48,8 +48,7 @@ export function callThroughChain(
   const free = () => slot.release?.();
   const check = (value: JsonObject): JsonObject => {
     if (value === checked || isTaskCreated(value)) return value;
-    const name = entry?.name ?? (request.policy.tool?.name || '(unknown)');
-    checked = middlewareResult({ deps, features, toolName: name }, value) as unknown as JsonObject;
+    checked = middlewareResult({ deps, features, entry }, value) as unknown as JsonObject;
     return checked;
   };
   const stages: PolicyStages = {

@@ -8,6 +8,7 @@ import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
 import type { DeadlineSweep } from './deadlineSweep.js';
 import type { MiddlewareRequest } from './middleware.js';
+import type { OutputPolicy } from './outputPolicy.js';
 import type { RateLimitPolicy } from './rateLimitPolicy.js';
 import type { TaskRuntime } from './taskRuntime.js';
 import type { SessionPort } from './toolContext.js';
@@ -26,6 +27,8 @@ export interface CallDependencies {
   readonly defaultTimeoutMs: number;
   readonly structuredText: boolean;
   readonly exposeErrorMessages: boolean;
+  /** The server's output sanitising (tools may refine it). */
+  readonly outputPolicy: OutputPolicy;
   /** Largest result sent, as JSON bytes, unless the tool sets its own. */
   readonly maxResultBytes: number;
   /** Set when the server runs task-augmented calls. */

@@ -9,11 +9,29 @@ import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';
+import { compileOutputPolicy, type OutputPolicy } from './outputPolicy.js';
 import { checkToolResult } from './resultCheck.js';
+import { sanitizeStage } from './sanitizeResult.js';
 import { oversizeOf } from './resultSize.js';
 import { toolError, ToolError } from './results.js';
 import type { ToolEntry } from './toolDefinition.js';
 import type { ToolSchemaCheck } from './toolSchema.js';
+
+/** The output policy of `entry`'s calls (its own `sanitize` over the server's), compiled once. */
+export function outputPolicyOf(deps: CallDependencies, entry: ToolEntry): OutputPolicy {
+  if (entry.sanitize === undefined) return deps.outputPolicy;
+  entry.outputPolicy ??= compileOutputPolicy(entry.sanitize, deps.outputPolicy);
+  return entry.outputPolicy;
+}
+
+/** Sanitises a result of `entry` (the same object when there is nothing to change). */
+function sanitized(
+  deps: CallDependencies,
+  entry: ToolEntry,
+  result: CallToolResult,
+): CallToolResult {
+  return sanitizeStage({ deps, entry }, result, outputPolicyOf(deps, entry));
+}
 
 /** A handler's thrown error as a result; an RpcError stays a protocol error (rethrown). */
 export function thrownToResult(
@@ -22,9 +40,11 @@ export function thrownToResult(
   error: unknown,
 ): CallToolResult {
   if (error instanceof RpcError) throw error; // e.g. -32042 URL elicitation required: a protocol error
-  if (error instanceof ToolError || error instanceof LocalError) return toolError(error.message);
+  if (error instanceof ToolError || error instanceof LocalError)
+    return sanitized(deps, entry, toolError(error.message));
   deps.report(error, `tool "${entry.name}" threw`);
-  if (deps.exposeErrorMessages && error instanceof Error) return toolError(error.message);
+  if (deps.exposeErrorMessages && error instanceof Error)
+    return sanitized(deps, entry, toolError(error.message));
   return toolError(`Tool "${entry.name}" failed with an internal error`);
 }
 
@@ -67,7 +87,8 @@ export function checkOutput(
     deps.report(new Error(checked.problem), `tool "${entry.name}" returned an invalid result`);
     return toolError(`Tool "${entry.name}" returned an invalid result: ${checked.problem}`);
   }
-  const result = checked.result;
+  // Sanitised before the output schema check: what is validated is what is sent.
+  const result = sanitized(deps, entry, checked.result);
   if (!entry.output || result.isError === true) return finishStructured(deps, entry, result);
   if (result.structuredContent === undefined) {
     deps.report(new Error('no structuredContent'), `tool "${entry.name}" broke its output schema`);
@@ -116,12 +137,18 @@ export function projected(plan: CallPlan, result: CallToolResult): CallToolResul
  * middleware cannot send what a client cannot parse) and projected for the revision.
  */
 export function middlewareResult(
-  scope: { deps: CallDependencies; features: RevisionFeatures; toolName: string },
+  scope: { deps: CallDependencies; features: RevisionFeatures; entry: ToolEntry | undefined },
   value: unknown,
 ): CallToolResult {
-  const { deps, features, toolName } = scope;
+  const { deps, features, entry } = scope;
+  const toolName = entry?.name ?? '(unknown tool)';
   const checked = checkToolResult(value);
-  if (checked.ok) return callToolResultForRevision(checked.result, features);
+  if (checked.ok) {
+    // Sanitised too: a middleware's strings reach the client like a handler's.
+    const policy = entry ? outputPolicyOf(deps, entry) : deps.outputPolicy;
+    const clean = sanitizeStage({ deps, entry: { name: toolName } }, checked.result, policy);
+    return callToolResultForRevision(clean, features);
+  }
   deps.report(
     new Error(checked.problem),
     `a middleware returned an invalid result for "${toolName}"`,

@@ -18,6 +18,7 @@ import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
 import {
   checkOutput,
   middlewareResult,
+  outputPolicyOf,
   outputStage,
   projected,
   thrownToResult,
@@ -129,6 +130,7 @@ async function runTask(
     incoming,
     identity: request.identity,
     task: binding,
+    outputPolicy: outputPolicyOf(plan.deps, entry),
   });
   const result = await asPromise(
     execute({ ...plan, request: { ...request, incoming: cancellation } }, validated.value, context),
@@ -150,6 +152,7 @@ function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcom
     meta: plan.meta,
     incoming: request.incoming,
     identity: request.identity,
+    outputPolicy: outputPolicyOf(plan.deps, entry),
   });
   return execute(plan, validated.value, context);
 }
@@ -310,7 +313,7 @@ export function runTool(run: ToolRun): CallOutcome {
       // A CreateTaskResult (task-augmented call) passes; anything else is checked.
       if (value['task'] !== undefined && value['content'] === undefined)
         return value as unknown as CallToolResult;
-      return middlewareResult({ deps, features, toolName: entry.name }, value);
+      return middlewareResult({ deps, features, entry }, value);
     },
     (error: unknown) => middlewareToolError(features, error),
   );

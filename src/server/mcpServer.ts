@@ -13,6 +13,7 @@ import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './callTool.js';
 import type { ServerRateLimitOption } from './rateLimitOptions.js';
 import { RateLimitPolicy } from './rateLimitPolicy.js';
+import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
 import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
@@ -73,6 +74,12 @@ export interface ServerOptions {
    * 2 MiB.
    */
   maxResultBytes?: number;
+  /**
+   * Output sanitising of tool results: terminal controls, bidi and tag characters removed, resource
+   * URIs held to an allow-list of schemes, secrets redacted when asked (README: Output
+   * sanitising). Default: on, with the documented defaults; `false` turns it off.
+   */
+  sanitize?: SanitizeOptions | false;
   /** Send the message of unexpected handler errors to the client. Default false (generic message). */
   exposeErrorMessages?: boolean;
   /** Changes within this window produce one `list_changed`. Default 10 ms. */
@@ -129,6 +136,15 @@ export interface ConnectOptions {
   persist?: PersistSessionState;
 }
 
+/** The server's output policy; a bad option is a RangeError naming it, like the other options. */
+function compileServerPolicy(option: SanitizeOptions | false | undefined): OutputPolicy {
+  try {
+    return compileOutputPolicy(option);
+  } catch (error) {
+    throw new RangeError(`Server option ${(error as Error).message}`);
+  }
+}
+
 function defaultReport(error: unknown, what: string): void {
   const detail = error instanceof Error ? error.message : String(error);
   console.error(`[toolwire] ${what}: ${detail}`);
@@ -165,6 +181,7 @@ export class McpServer {
       throw new RangeError('maxResultBytes must be a positive whole number of bytes');
     // Checks the option (a RangeError naming what is wrong) before anything else is built.
     const rateLimits = new RateLimitPolicy(options.rateLimit);
+    const outputPolicy = compileServerPolicy(options.sanitize);
     this.capabilities = {
       ...options.capabilities,
       ...(options.logging === false ? {} : { logging: {} }),
@@ -178,6 +195,7 @@ export class McpServer {
     const callDependencies: CallDependencies = {
       findTool: (name, session, identity) => this.findTool(name, session, identity),
       rateLimits,
+      outputPolicy,
       defaultTimeoutMs: options.toolTimeoutMs ?? 300_000,
       structuredText: options.structuredText ?? true,
       exposeErrorMessages: options.exposeErrorMessages ?? false,

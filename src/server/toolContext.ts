@@ -24,6 +24,8 @@ import {
   type ProgressParams,
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import type { OutputPolicy } from './outputPolicy.js';
+import { sanitizeText } from './sanitizeResult.js';
 
 /** What a handler may know about the session it serves. */
 export interface SessionInfo {
@@ -116,6 +118,8 @@ export interface CallContextOptions {
   /** Whose cancellation the call follows (read lazily: most calls never need it). */
   incoming: { readonly cancellation: Cancellation };
   identity: Identity | undefined;
+  /** The output policy of the call's tool: progress messages are tool-provided text too. */
+  outputPolicy?: OutputPolicy | undefined;
 }
 
 /**
@@ -135,8 +139,10 @@ export class CallContext implements ToolContext {
   private readonly task: TaskBinding | undefined;
   private active = true;
   private logger: ToolLogger | undefined;
+  private readonly outputPolicy: OutputPolicy | undefined;
 
   constructor(options: CallContextOptions) {
+    this.outputPolicy = options.outputPolicy;
     this.port = options.session;
     this.session = options.session.info;
     this.requestId = options.requestId;
@@ -189,7 +195,10 @@ export class CallContext implements ToolContext {
     this.lastProgress = progress;
     const params: ProgressParams = { progressToken: this.progressToken, progress };
     if (details?.total !== undefined) params.total = details.total;
-    if (details?.message !== undefined) params.message = details.message;
+    if (details?.message !== undefined)
+      params.message = this.outputPolicy
+        ? sanitizeText(details.message, this.outputPolicy)
+        : details.message;
     if (this.task) params._meta = this.relatedTask();
     this.port.sendProgress(params, this.task ? this.task.route() : this.requestId);
   }

@@ -16,6 +16,7 @@ import type {
 } from '../protocol/types.js';
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 import type { Middleware } from './middleware.js';
+import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
 import { rateLimitRuleProblem, type RateLimitRule } from './rateLimitStore.js';
 import type { ToolContext } from './toolContext.js';
 import {
@@ -72,6 +73,11 @@ export interface ToolConfig<
    * A caller without an identity holds no scopes. Default: none needed.
    */
   scopes?: readonly string[];
+  /**
+   * Output sanitising for this tool, field by field over the server's `sanitize`; `false` turns
+   * it off for this tool (README: Output sanitising).
+   */
+  sanitize?: SanitizeOptions | false;
 }
 
 /** What a handler may return for a tool with an output schema of type `T`. */
@@ -125,6 +131,10 @@ export interface ToolEntry {
   middleware: readonly Middleware[] | undefined;
   /** The scopes a caller needs for this tool (deduplicated, frozen); undefined when none. */
   scopes: readonly string[] | undefined;
+  /** The tool's own `sanitize` option (checked at registration); undefined: the server's. */
+  sanitize: SanitizeOptions | false | undefined;
+  /** The output policy in force, over the server's: compiled on the first call. */
+  outputPolicy: OutputPolicy | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<ProtocolVersion, Tool>;
 }
@@ -226,6 +236,13 @@ export function compileTool(
   )
     fail(name, 'middleware must be an array of functions');
   const scopes = toolScopes(name, config.scopes);
+  if (config.sanitize !== undefined) {
+    try {
+      compileOutputPolicy(config.sanitize); // checked now, compiled over the server's on first use
+    } catch (error) {
+      fail(name, (error as Error).message);
+    }
+  }
 
   const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
   const output =
@@ -256,6 +273,8 @@ export function compileTool(
     middleware:
       middleware !== undefined && middleware.length > 0 ? Array.from(middleware) : undefined,
     scopes,
+    sanitize: config.sanitize,
+    outputPolicy: undefined,
     projections: new Map(),
   };
 }
