@@ -3,7 +3,15 @@
  * 0.1.16), learned from its scenario sources: one tool per server scenario. Serve it with
  * `toolwire serve build/examples/conformance/server.js --http <port>`.
  */
-import { audio, embeddedText, image, McpServer, text, ToolError } from 'toolwire';
+import {
+  audio,
+  DEFAULT_URI_SCHEMES,
+  embeddedText,
+  image,
+  McpServer,
+  text,
+  ToolError,
+} from 'toolwire';
 import * as z from 'zod';
 import { PNG_1X1, toneWav } from '../everything/media.js';
 
@@ -11,7 +19,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the server. */
 export function createConformanceServer(): McpServer {
-  const server = new McpServer({ name: 'toolwire-conformance', version: '1.0.0' });
+  // The suite's resources use the `test:` scheme: allowed beside the default schemes, as any
+  // server with a custom scheme does (output sanitising holds resource URIs to an allow-list).
+  const server = new McpServer(
+    { name: 'toolwire-conformance', version: '1.0.0' },
+    { sanitize: { uriSchemes: [...DEFAULT_URI_SCHEMES, 'test'] } },
+  );
 
   server.registerTool(
     'test_simple_text',
