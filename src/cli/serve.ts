@@ -193,6 +193,8 @@ async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<num
       scaleOut ? { instances: scaleOut } : {},
     );
     if (scaleOut && server.tasks) server.useTaskStore(scaleOut.taskStore);
+    // Rate limits and the concurrency cap the module sets hold across the instances.
+    if (scaleOut) server.useRateLimitStore(scaleOut.rateLimitStore);
     const handler = await httpHandlerOf(server, mode, scaleOut);
     // A non-loopback --host (allowed by --allowed-host or --allow-unauthenticated-remote) is
     // reported by the handler: the warning lands on stderr.

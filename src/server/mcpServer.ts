@@ -13,6 +13,7 @@ import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './callTool.js';
 import type { ServerRateLimitOption } from './rateLimitOptions.js';
 import { RateLimitPolicy } from './rateLimitPolicy.js';
+import type { RateLimitStore } from './rateLimitStore.js';
 import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
 import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';
@@ -277,6 +278,17 @@ export class McpServer {
     if (!this.tasks) throw new Error('Tasks are off on this server (tasks: false)');
     if (this.live.size > 0) throw new Error('Sessions are open: the task store cannot change');
     this.tasks.useStore(store);
+  }
+
+  /**
+   * Counts rate limits in `store` instead of the one given to the constructor (or the default in
+   * memory): for a host that decides where state lives (`toolwire serve --redis` shares them
+   * between instances). Only before the first session.
+   */
+  useRateLimitStore(store: RateLimitStore): void {
+    if (this.live.size > 0)
+      throw new Error('Sessions are open: the rate limit store cannot change');
+    this.host.callDependencies.rateLimits.useStore(store);
   }
 
   /** The revisions this server accepts, oldest first. */

@@ -47,8 +47,8 @@ function asPromise(outcome: CoreOutcome): Promise<JsonObject> {
 /** The server-wide middleware, in slots around the stages. */
 export class MiddlewareChain {
   private readonly slots: Middleware[][] = POLICY_STAGES.map(() => []).concat([[]]);
-  /** For `tools/call`: middleware and stage names, outermost first. */
-  private callSteps: ReadonlyArray<Middleware | PolicyStage> = POLICY_STAGES;
+  /** For `tools/call`: middleware and runs of consecutive stages, outermost first. */
+  private callSteps: readonly ChainStep[] = [POLICY_STAGES];
   /** For every other method: the middleware only (the stages concern tool calls). */
   private otherSteps: readonly Middleware[] = [];
 
@@ -62,12 +62,18 @@ export class MiddlewareChain {
     if (typeof middleware !== 'function') throw new TypeError('A middleware must be a function');
     const slot = slotOf(placement);
     this.slots[slot]?.push(middleware);
-    const steps: Array<Middleware | PolicyStage> = [];
+    const steps: ChainStep[] = [];
+    let run: PolicyStage[] = [];
     this.slots.forEach((slotted, i) => {
-      steps.push(...slotted);
+      if (slotted.length > 0) {
+        if (run.length > 0) steps.push(run);
+        run = [];
+        steps.push(...slotted);
+      }
       const stage = POLICY_STAGES[i];
-      if (stage !== undefined) steps.push(stage);
+      if (stage !== undefined) run.push(stage);
     });
+    if (run.length > 0) steps.push(run);
     this.callSteps = steps;
     this.otherSteps = this.slots.flat();
   }
@@ -85,28 +91,58 @@ export class MiddlewareChain {
   }
 }
 
-/** Runs `chain.steps` outermost first (stage names through `chain.stages`), then `core`. */
+/** A step of the chain: a middleware, or a run of consecutive built-in stages. */
+export type ChainStep = Middleware | readonly PolicyStage[];
+
+/** Runs `stages[from..]` around `next`, one inside the other, without the chain's bookkeeping. */
+function runStages(
+  run: { readonly names: readonly PolicyStage[]; readonly stages: PolicyStages },
+  request: MiddlewareRequest,
+  next: MiddlewareNext,
+): JsonObject | Promise<JsonObject> {
+  const { names, stages } = run;
+  const at = (i: number): JsonObject | Promise<JsonObject> => {
+    const name = names[i];
+    if (name === undefined) return next();
+    return stages[name](request, () => Promise.resolve(at(i + 1)));
+  };
+  return at(0);
+}
+
+/**
+ * Runs `chain.steps` outermost first (stage runs through `chain.stages`), then `core`. Each `next`
+ * may be called once. Not an async function: a step that answers synchronously costs no extra
+ * promise, and one that throws rejects.
+ */
 export function runSteps(
-  chain: {
-    readonly steps: ReadonlyArray<Middleware | PolicyStage>;
-    readonly stages?: PolicyStages | undefined;
-  },
+  chain: { readonly steps: readonly ChainStep[]; readonly stages?: PolicyStages | undefined },
   request: MiddlewareRequest,
   core: () => CoreOutcome,
 ): Promise<JsonObject> {
   const { steps, stages } = chain;
-  // async: a step (or the core) that throws synchronously rejects instead of escaping.
-  const dispatch = async (index: number): Promise<JsonObject> => {
-    if (index >= steps.length) return asPromise(core());
-    const step = steps[index] as Middleware | PolicyStage;
-    const run = typeof step === 'string' ? (stages as PolicyStages)[step] : step;
-    let called = false;
-    const next: MiddlewareNext = () => {
-      if (called) return Promise.reject(new Error('A middleware called next() more than once'));
-      called = true;
-      return dispatch(index + 1);
-    };
-    return run(request, next);
+  const dispatch = (index: number): Promise<JsonObject> => {
+    try {
+      if (index >= steps.length) return asPromise(core());
+      const step = steps[index] as ChainStep;
+      let called = false;
+      const next: MiddlewareNext = () => {
+        if (called) return Promise.reject(new Error('A middleware called next() more than once'));
+        called = true;
+        return dispatch(index + 1);
+      };
+      const out =
+        typeof step === 'function'
+          ? step(request, next)
+          : runStages({ names: step, stages: stages as PolicyStages }, request, next);
+      return out instanceof Promise ? out : Promise.resolve(out);
+    } catch (error) {
+      return Promise.reject(asError(error));
+    }
   };
   return dispatch(0);
+}
+
+/** A thrown value as an Error (a non-Error throw is wrapped, its text kept). */
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
 }

@@ -90,16 +90,28 @@ export function rateLimitedError(denial: RateLimitDenial, toolName: string): Rpc
 /** Checks calls against a server's rate limits (one per server). */
 export class RateLimitPolicy {
   /** The store counting the calls (the one configured, else one in memory). */
-  readonly store: RateLimitStore;
+  private counts: RateLimitStore;
   private readonly global: BucketTake | undefined;
   private readonly perPrincipal: RateLimitRule | undefined;
   private readonly perTool: RateLimitRule | undefined;
   private readonly concurrency: { max: number; retryAfterMs: number } | undefined;
 
+  /** The store counting the calls (the one configured, else one in memory). */
+  get store(): RateLimitStore {
+    return this.counts;
+  }
+
+  /** Counts in `store` from now on (a host deciding where state lives). */
+  useStore(store: RateLimitStore): void {
+    if (typeof store?.admit !== 'function')
+      throw new TypeError('A rate limit store needs an admit() method');
+    this.counts = store;
+  }
+
   /** Checks `option` (the server's `rateLimit`); throws a RangeError naming what is wrong. */
   constructor(option?: ServerRateLimitOption) {
     const checked = checkRateLimitOption(option);
-    this.store = checked.store ?? new MemoryRateLimitStore();
+    this.counts = checked.store ?? new MemoryRateLimitStore();
     this.global = checked.global && { key: 'global', rule: checked.global };
     this.perPrincipal = checked.perPrincipal;
     this.perTool = checked.perTool;
@@ -127,7 +139,7 @@ export class RateLimitPolicy {
     };
     let admission: Admission | Promise<Admission>;
     try {
-      admission = this.store.admit(slot ? { buckets, slot } : { buckets });
+      admission = this.counts.admit(slot ? { buckets, slot } : { buckets });
     } catch (error) {
       throw storeFailure(error);
     }

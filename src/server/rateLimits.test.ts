@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../test/support/harness.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
-import { McpServer, type RateLimitStore } from '../server.js';
+import { McpServer, MemoryRateLimitStore, type RateLimitStore } from '../server.js';
 
 /** A server whose `slow` tool waits until the test lets it finish. */
 function gated(options: ConstructorParameters<typeof McpServer>[1] = {}) {
@@ -112,5 +112,32 @@ describe('rate limits in the call pipeline', () => {
       code: ErrorCode.RateLimited,
       data: { limit: 'global' },
     });
+  });
+});
+
+describe('useRateLimitStore', () => {
+  it('lets a host count several servers in one store, before any session', async () => {
+    const shared = new MemoryRateLimitStore();
+    const make = () => {
+      const s = new McpServer(
+        { name: 'instance', version: '1' },
+        { rateLimit: { perPrincipal: { limit: 2, windowMs: 60_000 } } },
+      );
+      s.registerTool('t', {}, () => 't');
+      s.useRateLimitStore(shared);
+      return s;
+    };
+    const one = await connect(make(), { identity: { id: 'alice' } });
+    const two = await connect(make(), { identity: { id: 'alice' } });
+    await one.client.callTool('t');
+    await two.client.callTool('t');
+    await expect(one.client.callTool('t')).rejects.toMatchObject({ code: ErrorCode.RateLimited });
+  });
+
+  it('refuses to change the store while sessions are open, or to take a non-store', async () => {
+    const s = new McpServer({ name: 's', version: '1' });
+    expect(() => s.useRateLimitStore({} as RateLimitStore)).toThrow(/admit\(\) method/);
+    await connect(s);
+    expect(() => s.useRateLimitStore(new MemoryRateLimitStore())).toThrow(/Sessions are open/);
   });
 });

@@ -351,12 +351,15 @@ export class ServerSession implements SessionPort {
       context,
     );
     if (isCall) {
-      const call = { id: request.id, params: request.params, incoming: context, identity };
-      return callThroughChain({ chain, deps: this.host.callDependencies }, this, {
-        ...call,
+      const call = {
+        id: request.id,
+        params: request.params,
+        incoming: context,
+        identity,
         clientAddress,
         policy,
-      });
+      };
+      return callThroughChain({ chain, deps: this.host.callDependencies }, this, call);
     }
     return chain.run(policy, undefined, () => {
       const outcome = this.serve(request, context);

@@ -93,7 +93,8 @@ export class ToolRegistry {
     };
     this.ordered.push(slot);
     this.byName.set(name, slot);
-    this.changed();
+    // A registration can only add scopes: no scan of every tool (registering n tools stays O(n)).
+    this.changed(slot.entry.scopes !== undefined || this.scoped);
     return this.handleFor(slot);
   }
 
@@ -163,7 +164,7 @@ export class ToolRegistry {
   private setEnabled(slot: Slot, enabled: boolean): void {
     if (slot.entry.enabled === enabled) return;
     slot.entry.enabled = enabled;
-    this.changed();
+    this.changed(this.scoped);
   }
 
   private remove(slot: Slot): void {
@@ -206,8 +207,9 @@ export class ToolRegistry {
     this.changed();
   }
 
-  private changed(): void {
-    this.scoped = this.ordered.some((s) => s.entry.scopes !== undefined);
+  /** Tells the listeners; `scoped` says whether any tool has scopes now (scanned if not given). */
+  private changed(scoped?: boolean): void {
+    this.scoped = scoped ?? this.ordered.some((s) => s.entry.scopes !== undefined);
     for (const listener of this.listeners) listener();
   }
 }
