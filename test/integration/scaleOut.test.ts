@@ -114,6 +114,17 @@ describe('several instances behind a round-robin balancer', () => {
     expect(pids).toEqual(new Set(instances.map((i) => `pid ${i.pid}`)));
   });
 
+  it('counts rate limits across the instances (serve --redis shares the store)', async () => {
+    const client = await connectClient(proxy.url);
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 3; i++) servedBy.add(textOf(await client.callTool('limited')));
+    expect(servedBy.size).toBeGreaterThan(1); // the calls were spread over instances
+    await expect(client.callTool('limited')).rejects.toMatchObject({
+      code: ErrorCode.RateLimited,
+      data: { limit: 'tool' },
+    });
+  });
+
   it('a task created through one instance is read, listed and its result fetched through the others', async () => {
     const client = await connectClient(proxy.url, {}, false);
     const statuses: string[] = [];
