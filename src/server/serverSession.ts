@@ -361,11 +361,18 @@ export class ServerSession implements SessionPort {
       };
       return callThroughChain({ chain, deps: this.host.callDependencies }, this, call);
     }
-    return chain.run(policy, undefined, () => {
+    let page: RawJson | undefined;
+    const answered = chain.run(policy, undefined, () => {
       const outcome = this.serve(request, context);
+      if (!(outcome instanceof RawJson)) return outcome;
       // A cached tools/list page: middleware see (and may change) the value itself.
-      return outcome instanceof RawJson ? (outcome.value as JsonObject) : outcome;
+      page = outcome;
+      return outcome.value as JsonObject;
     });
+    // Passed through unchanged: sent as the cached text again, not serialised anew.
+    return answered.then((result) =>
+      page !== undefined && result === page.value ? (page as unknown as JsonObject) : result,
+    );
   }
 
   /** The method table, after any middleware. */
