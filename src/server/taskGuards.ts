@@ -13,6 +13,14 @@ export type PollDecision =
 
 const NOW: PollDecision = { kind: 'now' };
 
+/**
+ * How early a poll may come and still count as coming on its turn. The poller that was just made
+ * to wait sends its next poll the moment it is answered, and the timer that answered it is on
+ * libuv's millisecond loop clock while the bucket reads `Date.now()`: the two can disagree by a
+ * millisecond or two, which made that next poll look one interval and a hair early, and refused.
+ */
+const TURN_SLACK_MS = 5;
+
 interface Bucket {
   readonly requestor: string;
   tokens: number;
@@ -66,7 +74,7 @@ export class PollGate {
       return NOW;
     }
     const waitMs = Math.ceil((1 - bucket.tokens) * this.intervalMs);
-    if (waitMs > this.intervalMs) return { kind: 'refuse', retryAfterMs: waitMs };
+    if (waitMs > this.intervalMs + TURN_SLACK_MS) return { kind: 'refuse', retryAfterMs: waitMs };
     bucket.tokens -= 1; // reserved: the poll goes once it is back
     return { kind: 'wait', waitMs };
   }
