@@ -92,3 +92,27 @@ export type { HttpClientOptions, HttpTransportKind } from './transports/http/htt
 export type { HeadersSource } from './transports/http/clientHeaders.js';
 export { RedirectError } from './transports/http/redirects.js';
 export type { FollowRedirects, RedirectOptions } from './transports/http/redirects.js';
+export { OAuthClient, resourceKeyOf } from './transports/http/oauthClient/oauthClient.js';
+export type {
+  AuthorizationResult,
+  OAuthClientOptions,
+} from './transports/http/oauthClient/oauthClient.js';
+export { OAuthError } from './transports/http/oauthClient/oauthError.js';
+export type { OAuthFailure } from './transports/http/oauthClient/oauthError.js';
+export { MemoryOAuthStore } from './transports/http/oauthClient/memoryStore.js';
+export type { HttpAuthorization } from './transports/http/oauthClient/httpAuthorization.js';
+export type { HostResolver } from './transports/http/oauthClient/networkPolicy.js';
+export type {
+  ClientDescription,
+  PreRegisteredClient,
+  TokenEndpointAuthMethod,
+} from './transports/http/oauthClient/registration.js';
+export type {
+  OAuthStore,
+  OpenAuthorizationUrl,
+  RedirectParameters,
+  RedirectReceiver,
+  StoredClient,
+  StoredTokens,
+  TokenKey,
+} from './transports/http/oauthClient/types.js';

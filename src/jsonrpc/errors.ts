@@ -74,6 +74,7 @@ export type LocalErrorCode =
   | 'unsupported-schema'
   | 'pagination-loop'
   | 'denied'
+  | 'authorization'
   | 'transport';
 
 /** An error raised locally (a timeout, a closed connection...), never sent to a peer. */

@@ -8,6 +8,8 @@ import { LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { HttpAuthorization } from './oauthClient/httpAuthorization.js';
+import { sendAuthorized } from './oauthClient/authorizedSend.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
 import { connectionError } from './networkError.js';
 import {
@@ -26,6 +28,8 @@ import { HttpStatusError } from './streamableClient.js';
  */
 export interface LegacySseClientOptions extends RedirectOptions {
   headers?: HeadersSource;
+  /** Authorization of every request (see StreamableHttpClientOptions.auth). */
+  auth?: HttpAuthorization;
   fetch?: typeof fetch;
   maxMessageBytes?: number;
   maxDepth?: number;
@@ -65,12 +69,20 @@ export class LegacySseClientTransport implements Transport {
       ...(await resolveHeaders(this.options.headers)),
       accept: 'text/event-stream',
     };
-    const response = await fetchFollowing(
-      this.fetcher,
-      { url: this.url, method: 'GET', headers, signal: this.lifetime.signal },
-      this.options,
+    const signal = this.lifetime.signal;
+    const response = await sendAuthorized(
+      this.options.auth,
+      { endpoint: this.url, headers, signal },
+      (authorized) =>
+        fetchFollowing(
+          this.fetcher,
+          { url: this.url, method: 'GET', headers: authorized, signal },
+          this.options,
+        ),
     ).catch((error: unknown) => {
-      throw error instanceof RedirectError ? error : connectionError('GET', this.url, error);
+      throw error instanceof RedirectError || isAuthorizationError(error)
+        ? error
+        : connectionError('GET', this.url, error);
     });
     if (
       !response.ok ||
@@ -142,23 +154,34 @@ export class LegacySseClientTransport implements Transport {
     if (this.closed || !this.endpoint)
       throw new LocalError('closed', 'The transport is not connected');
     const endpoint = this.endpoint;
-    const response = await fetchFollowing(
-      this.fetcher,
-      {
-        url: endpoint,
-        // The caller's headers belong to the server it named, not to an endpoint elsewhere.
-        home: this.url.origin,
-        method: 'POST',
-        headers: {
-          ...(await resolveHeaders(this.options.headers)),
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(message),
-        signal: this.lifetime.signal,
-      },
-      this.options,
+    const signal = this.lifetime.signal;
+    const body = JSON.stringify(message);
+    const headers = {
+      ...(await resolveHeaders(this.options.headers)),
+      'content-type': 'application/json',
+    };
+    const response = await sendAuthorized(
+      this.options.auth,
+      // Credentials are the server's (the URL the application named), wherever it posts.
+      { endpoint: this.url, headers, signal },
+      (authorized) =>
+        fetchFollowing(
+          this.fetcher,
+          {
+            url: endpoint,
+            // The caller's headers belong to the server it named, not to an endpoint elsewhere.
+            home: this.url.origin,
+            method: 'POST',
+            headers: authorized,
+            body,
+            signal,
+          },
+          this.options,
+        ),
     ).catch((error: unknown) => {
-      throw error instanceof RedirectError ? error : connectionError('POST', endpoint, error);
+      throw error instanceof RedirectError || isAuthorizationError(error)
+        ? error
+        : connectionError('POST', endpoint, error);
     });
     await response.body?.cancel().catch(() => {});
     if (!response.ok)
@@ -199,4 +222,9 @@ export class LegacySseClientTransport implements Transport {
     this.lifetime.abort();
     this.onclose?.();
   }
+}
+
+/** An OAuth client's failure: passed on as it is, not as a connection failure. */
+function isAuthorizationError(error: unknown): boolean {
+  return error instanceof LocalError && error.code === 'authorization';
 }

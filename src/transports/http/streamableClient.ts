@@ -13,6 +13,8 @@ import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import { readBody } from './body.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
+import type { HttpAuthorization } from './oauthClient/httpAuthorization.js';
+import { sendAuthorized } from './oauthClient/authorizedSend.js';
 import { connectionError, ConnectionError } from './networkError.js';
 import { fetchFollowing, RedirectError, type RedirectOptions } from './redirects.js';
 import { retryAfterMs } from './retryAfter.js';
@@ -23,8 +25,14 @@ import { readSse } from './sseReader.js';
  * are followed only to the endpoint's own origin by default; see {@link RedirectOptions}.
  */
 export interface StreamableHttpClientOptions extends RedirectOptions {
-  /** Extra headers on every request (authorization...). */
+  /** Extra headers on every request. */
   headers?: HeadersSource;
+  /**
+   * Authorization of every request: the header to send, and new credentials on 401 (or 403
+   * `insufficient_scope`), after which the request is sent again. {@link OAuthClient} is MCP
+   * authorization (OAuth 2.1).
+   */
+  auth?: HttpAuthorization;
   /** The fetch to use. Default: the global one. */
   fetch?: typeof fetch;
   /** Largest accepted message. Default 4 MiB. */
@@ -142,7 +150,12 @@ export class StreamableHttpClientTransport implements Transport {
     this.lifetime.abort();
     if (this.session !== undefined) {
       // Best effort: a server may answer 405 (it keeps sessions until they idle out) or be gone.
-      const headers = { ...(await this.baseHeaders()), 'mcp-session-id': this.session };
+      const headers: Record<string, string> = {
+        ...(await this.baseHeaders()),
+        'mcp-session-id': this.session,
+      };
+      const auth = await this.options.auth?.header(this.url).catch(() => undefined);
+      if (auth !== undefined) headers['authorization'] = auth;
       await fetchFollowing(
         this.fetcher,
         { url: this.url, method: 'DELETE', headers, signal: AbortSignal.timeout(2000) },
@@ -176,12 +189,19 @@ export class StreamableHttpClientTransport implements Transport {
     init: { headers: Record<string, string>; body?: string },
   ): Promise<Response> {
     try {
-      return await fetchFollowing(
-        this.fetcher,
-        { ...init, url: this.url, method, signal: this.lifetime.signal },
-        this.options,
+      const signal = this.lifetime.signal;
+      return await sendAuthorized(
+        this.options.auth,
+        { endpoint: this.url, headers: init.headers, signal },
+        (headers) =>
+          fetchFollowing(
+            this.fetcher,
+            { ...init, headers, url: this.url, method, signal },
+            this.options,
+          ),
       );
     } catch (error) {
+      if (error instanceof LocalError && error.code === 'authorization') throw error;
       if (error instanceof RedirectError) throw error;
       throw connectionError(method, this.url, error);
     }

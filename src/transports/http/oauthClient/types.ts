@@ -17,6 +17,8 @@ export interface StoredTokens {
   readonly refreshToken?: string;
   /** The scopes granted, space-separated, as the token response said (else as requested). */
   readonly scope?: string;
+  /** The RFC 8707 `resource` they were issued for (sent again when they are refreshed). */
+  readonly resource?: string;
 }
 
 /** A client's registration with one authorization server. */

@@ -1,0 +1,435 @@
+/**
+ * @module toolwire's OAuth 2.1 client: the client side of MCP authorization, for the HTTP client
+ * transports. A request carries the access token held for its server (refreshed shortly before
+ * it expires); a 401 makes the client refresh it, else discover the server's authorization
+ * server, register (pre-registered, Client ID Metadata Document, or dynamic registration), send
+ * the user to authorize with PKCE, and exchange the code; a 403 `insufficient_scope` steps up to
+ * the union of the held and the challenged scopes, a bounded number of times. Tokens are kept
+ * per authorization server and MCP server in an {@link OAuthStore}; a registration per
+ * authorization server, never used with another.
+ */
+import {
+  discoverAuthorizationServer,
+  discoverResource,
+  legacyAuthorizationServer,
+  type AuthorizationServer,
+} from './discovery.js';
+import { obtainCode } from './authorizationRequest.js';
+import type { HttpAuthorization } from './httpAuthorization.js';
+import { MemoryOAuthStore } from './memoryStore.js';
+import { defaultResolver, type HostResolver, type NetworkPolicy } from './networkPolicy.js';
+import { OAuthError } from './oauthError.js';
+import { OAuthHttp } from './oauthHttp.js';
+import {
+  obtainClient,
+  type PreRegisteredClient,
+  type RegistrationOptions,
+} from './registration.js';
+import { selectScope } from './scopeSelection.js';
+import { requestTokens } from './tokenEndpoint.js';
+import type {
+  OAuthStore,
+  OpenAuthorizationUrl,
+  RedirectReceiver,
+  StoredClient,
+  StoredTokens,
+  TokenKey,
+} from './types.js';
+import { bearerChallenge } from './wwwAuthenticate.js';
+
+/** Options of {@link OAuthClient}. */
+export interface OAuthClientOptions {
+  /** Where tokens and registrations are kept. Default: memory. */
+  store?: OAuthStore;
+  /** The fetch for metadata, registration and token requests. Default: the global one. */
+  fetch?: typeof fetch;
+  /** The client's name for registration and consent screens. Default `toolwire`. */
+  clientName?: string;
+  clientUri?: string;
+  softwareId?: string;
+  softwareVersion?: string;
+  /** Credentials registered with the authorization server beforehand (tried first). */
+  preRegistered?: PreRegisteredClient;
+  /** The https URL of this client's Client ID Metadata Document (used when the server supports them). */
+  clientMetadataUrl?: string;
+  /** Dynamic Client Registration when nothing else applies. Default true. */
+  dynamicRegistration?: boolean;
+  /** The scopes to ask for, instead of the challenge's or the resource's. */
+  scopes?: readonly string[];
+  /** Ask for `offline_access` (a refresh token) when the authorization server lists it. Default true. */
+  offlineAccess?: boolean;
+  /**
+   * Sends the user to the authorization URL. Without it (and a redirect receiver) the client
+   * never starts an authorization: it uses and refreshes the tokens in the store, and a 401 it
+   * cannot answer fails with reason `login_required`.
+   */
+  openAuthorizationUrl?: OpenAuthorizationUrl;
+  /** Receives the redirect back (with `openAuthorizationUrl`). */
+  redirectReceiver?: RedirectReceiver;
+  /** Allow `http:` endpoints and addresses on loopback hosts (development). Default false. */
+  allowLoopbackHttp?: boolean;
+  /** Allow fetching private, loopback and link-local addresses. Default false. */
+  allowPrivateNetwork?: boolean;
+  /** Resolves host names for the address check. Default: the runtime's (Node's dns.lookup). */
+  resolveHost?: HostResolver;
+  /** Step-up authorizations for one request before it fails. Default 2. */
+  maxStepUps?: number;
+  /** How long the user has to authorize. Default 300 000 ms. */
+  authorizationTimeoutMs?: number;
+  /** Refresh this long before the access token expires. Default 60 000 ms. */
+  refreshSkewMs?: number;
+}
+
+/** What an authorization obtained. */
+export interface AuthorizationResult {
+  readonly issuer: string;
+  /** The MCP server the tokens are kept for. */
+  readonly resource: string;
+  readonly scope: string | undefined;
+  readonly expiresAt: number | undefined;
+  readonly hasRefreshToken: boolean;
+  readonly registration: StoredClient['registration'];
+}
+
+/** The key tokens for an MCP endpoint are kept under: its URL without fragment. */
+export function resourceKeyOf(endpoint: URL | string): string {
+  const url = new URL(endpoint);
+  url.hash = '';
+  return url.href;
+}
+
+/** The OAuth 2.1 client of MCP authorization; plug it into a transport as its `auth`. */
+export class OAuthClient implements HttpAuthorization {
+  private readonly store: OAuthStore;
+  private readonly http: Promise<OAuthHttp>;
+  private readonly registration: RegistrationOptions;
+  /** Authorization servers by issuer, as discovered (refreshing needs the token endpoint). */
+  private readonly servers = new Map<string, AuthorizationServer>();
+  /** One authorization or refresh at a time per MCP server: concurrent 401s share it. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: OAuthClientOptions = {}) {
+    this.store = options.store ?? new MemoryOAuthStore();
+    const fetcher = options.fetch ?? ((input, init) => fetch(input, init));
+    this.http = (async () => {
+      const policy: NetworkPolicy = {
+        allowLoopbackHttp: options.allowLoopbackHttp ?? false,
+        allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+        resolveHost: options.resolveHost ?? (await defaultResolver()),
+      };
+      return new OAuthHttp(fetcher, policy);
+    })();
+    this.registration = {
+      preRegistered: options.preRegistered,
+      clientMetadataUrl: options.clientMetadataUrl,
+      dynamicRegistration: options.dynamicRegistration ?? true,
+      description: {
+        clientName: options.clientName ?? 'toolwire',
+        clientUri: options.clientUri,
+        softwareId: options.softwareId,
+        softwareVersion: options.softwareVersion,
+      },
+    };
+  }
+
+  async header(endpoint: URL, signal?: AbortSignal): Promise<string | undefined> {
+    const resource = resourceKeyOf(endpoint);
+    await this.inFlight.get(resource)?.catch(() => {});
+    const held = await this.held(resource);
+    if (!held) return undefined;
+    let tokens = held.tokens;
+    const skew = this.options.refreshSkewMs ?? 60_000;
+    if (tokens.expiresAt !== undefined && tokens.expiresAt - skew <= Date.now()) {
+      const refreshed = tokens.refreshToken
+        ? await this.single(resource, () => this.refresh(held.key, tokens, signal))
+        : undefined;
+      if (!refreshed) return undefined;
+      tokens = refreshed;
+    }
+    return `Bearer ${tokens.accessToken}`;
+  }
+
+  async challenged(
+    endpoint: URL,
+    response: Response,
+    context: { attempt: number; signal?: AbortSignal | undefined },
+  ): Promise<boolean> {
+    const resource = resourceKeyOf(endpoint);
+    const challenge = bearerChallenge(response.headers.get('www-authenticate'));
+    const running = this.inFlight.get(resource);
+    if (running) {
+      // Another request of this server is being authorized: its tokens will do for this one.
+      await running;
+      return true;
+    }
+    const held = await this.held(resource);
+    if (response.status === 403) {
+      if (challenge?.get('error') !== 'insufficient_scope') return false;
+      const limit = this.options.maxStepUps ?? 2;
+      if (context.attempt >= limit)
+        throw new OAuthError(
+          'step_up_limit',
+          `${resource} still answers 403 insufficient_scope after ${limit} step-up authorizations` +
+            (challenge.get('scope') ? ` (it asks for ${challenge.get('scope')})` : ''),
+          { issuer: held?.key.issuer },
+        );
+    } else if (context.attempt === 0 && held?.tokens.refreshToken) {
+      const tokens = held.tokens;
+      const refreshed = await this.single(resource, () =>
+        this.refresh(held.key, tokens, context.signal),
+      );
+      if (refreshed) return true;
+    } else if (context.attempt >= 2) {
+      throw new OAuthError(
+        'unauthorized',
+        `${resource} refuses the access token it was just issued (HTTP 401)`,
+        { issuer: held?.key.issuer },
+      );
+    }
+    await this.single(resource, () =>
+      this.authorizeAt(endpoint, {
+        resourceMetadata: challenge?.get('resource_metadata'),
+        scope: challenge?.get('scope'),
+        held: held?.tokens.scope,
+        signal: context.signal,
+      }),
+    );
+    return true;
+  }
+
+  /**
+   * Authorizes access to the MCP server at `serverUrl` now (what `toolwire login` does): sends
+   * it one unauthenticated request to read its challenge, then runs discovery and the user's
+   * authorization. A server that does not ask for authorization is still looked up by its
+   * resource metadata.
+   */
+  async authorize(
+    serverUrl: URL | string,
+    options: { scopes?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<AuthorizationResult> {
+    const endpoint = new URL(serverUrl);
+    const challenge = bearerChallenge(await this.probe(endpoint, options.signal));
+    return this.single(resourceKeyOf(endpoint), () =>
+      this.authorizeAt(endpoint, {
+        resourceMetadata: challenge?.get('resource_metadata'),
+        scope: options.scopes?.join(' ') ?? challenge?.get('scope'),
+        held: undefined,
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /**
+   * The `WWW-Authenticate` header a request without a token gets: an `initialize` POST, the
+   * request every session starts with (the URL is the one the application connects to).
+   */
+  private async probe(endpoint: URL, signal: AbortSignal | undefined): Promise<string | null> {
+    const fetcher = this.options.fetch ?? fetch;
+    const response = await fetcher(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: this.registration.description.clientName, version: '0' },
+        },
+      }),
+      redirect: 'manual',
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(30_000)])
+        : AbortSignal.timeout(30_000),
+    }).catch((error: unknown) => {
+      throw new OAuthError(
+        'unauthorized',
+        `${endpoint.href} could not be reached: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    });
+    await response.body?.cancel().catch(() => {});
+    return response.headers.get('www-authenticate');
+  }
+
+  /** Forgets the tokens held for the MCP server at `serverUrl`; returns what was removed. */
+  async forget(serverUrl: URL | string): Promise<TokenKey[]> {
+    const resource = resourceKeyOf(serverUrl);
+    const issuer = await this.store.getIssuerOf(resource);
+    if (issuer === undefined) return [];
+    const key = { issuer, resource };
+    if (!(await this.store.getTokens(key))) return [];
+    await this.store.deleteTokens(key);
+    return [key];
+  }
+
+  /** The tokens held for an MCP server, with their key. */
+  private async held(
+    resource: string,
+  ): Promise<{ key: TokenKey; tokens: StoredTokens } | undefined> {
+    const issuer = await this.store.getIssuerOf(resource);
+    if (issuer === undefined) return undefined;
+    const key = { issuer, resource };
+    const tokens = await this.store.getTokens(key);
+    return tokens ? { key, tokens } : undefined;
+  }
+
+  /** Runs `task` unless one is running for `resource`, in which case its result is shared. */
+  private single<T>(resource: string, task: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(resource) as Promise<T> | undefined;
+    if (running) return running;
+    const started = task().finally(() => this.inFlight.delete(resource));
+    this.inFlight.set(resource, started);
+    return started;
+  }
+
+  /**
+   * Refreshes tokens; undefined (and the tokens forgotten) when the server will not (the refresh
+   * token expired or was revoked): the next 401 then starts an authorization.
+   */
+  private async refresh(
+    key: TokenKey,
+    tokens: StoredTokens,
+    signal: AbortSignal | undefined,
+  ): Promise<StoredTokens | undefined> {
+    const refreshToken = tokens.refreshToken;
+    if (refreshToken === undefined) return undefined;
+    const http = await this.http;
+    try {
+      const server =
+        this.servers.get(key.issuer) ??
+        (await discoverAuthorizationServer(http, key.issuer, signal));
+      this.servers.set(key.issuer, server);
+      const client = await this.knownClient(key.issuer);
+      if (!client) throw new OAuthError('login_required', `No registration with ${key.issuer}`);
+      const fresh = await requestTokens(
+        http,
+        { server, client, resource: tokens.resource ?? key.resource },
+        { grant: { grant_type: 'refresh_token', refresh_token: refreshToken }, signal },
+      );
+      // The server may keep the refresh token (RFC 6749 §6): the old one then stays in use.
+      const kept: StoredTokens = {
+        ...fresh,
+        ...(fresh.refreshToken === undefined ? { refreshToken } : {}),
+        ...(fresh.scope === undefined && tokens.scope !== undefined ? { scope: tokens.scope } : {}),
+        ...(tokens.resource !== undefined ? { resource: tokens.resource } : {}),
+      };
+      await this.store.setTokens(key, kept);
+      return kept;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (!(error instanceof OAuthError)) throw error;
+      await this.store.deleteTokens(key);
+      return undefined;
+    }
+  }
+
+  /** The registration kept for an issuer, or the pre-registered client meant for it. */
+  private async knownClient(issuer: string): Promise<StoredClient | undefined> {
+    const pre = this.registration.preRegistered;
+    if (pre && (pre.issuer === undefined || pre.issuer === issuer)) {
+      const server = this.servers.get(issuer);
+      if (server) return obtainClient(await this.context(), server, { uri: '', scope: undefined });
+    }
+    return this.store.getClient(issuer);
+  }
+
+  private async context() {
+    return { http: await this.http, store: this.store, options: this.registration };
+  }
+
+  /** Discovery, registration, the user's authorization and the code exchange, for one server. */
+  private async authorizeAt(
+    endpoint: URL,
+    input: {
+      resourceMetadata: string | undefined;
+      scope: string | undefined;
+      held: string | undefined;
+      signal: AbortSignal | undefined;
+    },
+  ): Promise<AuthorizationResult> {
+    const resource = resourceKeyOf(endpoint);
+    const { openAuthorizationUrl: open, redirectReceiver: receiver } = this.options;
+    if (!open || !receiver)
+      throw new OAuthError(
+        'login_required',
+        `${resource} requires authorization, and no usable tokens are held for it`,
+      );
+    const http = await this.http;
+    const metadata = await discoverResource(http, endpoint, input.resourceMetadata, input.signal);
+    const server = metadata
+      ? await discoverAuthorizationServer(
+          http,
+          metadata.authorizationServers[0] as string,
+          input.signal,
+        )
+      : await legacyAuthorizationServer(http, endpoint, input.signal);
+    this.servers.set(server.issuer, server);
+    // The resource parameter: the metadata's own resource (RFC 9728), else the endpoint.
+    const resourceParameter = metadata?.resource ?? resource;
+    const previous = await this.store.getIssuerOf(resource);
+    if (previous !== undefined && previous !== server.issuer)
+      // The server moved to another authorization server: its tokens are of no use there.
+      await this.store.deleteTokens({ issuer: previous, resource });
+    const scope = selectScope({
+      configured: this.options.scopes,
+      challenged: input.scope,
+      resourceScopes: metadata?.scopesSupported,
+      held: previous === server.issuer ? input.held : undefined,
+      serverScopes: server.scopesSupported,
+      offlineAccess: this.options.offlineAccess ?? true,
+    });
+    const redirectUri = await receiver.start();
+    const client = await obtainClient(await this.context(), server, {
+      uri: redirectUri,
+      scope,
+      signal: input.signal,
+    });
+    const code = await obtainCode(
+      {
+        open,
+        receiver,
+        timeoutMs: this.options.authorizationTimeoutMs ?? 300_000,
+        policy: http.policy,
+      },
+      { server, client, redirectUri },
+      { resource: resourceParameter, scope, signal: input.signal },
+    );
+    const tokens = await requestTokens(
+      http,
+      { server, client, resource: resourceParameter },
+      {
+        grant: {
+          grant_type: 'authorization_code',
+          code: code.code,
+          code_verifier: code.verifier,
+          redirect_uri: code.redirectUri,
+        },
+        scope: undefined,
+        signal: input.signal,
+      },
+    );
+    const key = { issuer: server.issuer, resource };
+    const kept: StoredTokens = {
+      ...tokens,
+      ...(tokens.scope === undefined && scope !== undefined ? { scope } : {}),
+      resource: resourceParameter,
+    };
+    await this.store.setTokens(key, kept);
+    await this.store.setIssuerOf(resource, server.issuer);
+    return {
+      issuer: server.issuer,
+      resource,
+      scope: kept.scope,
+      expiresAt: kept.expiresAt,
+      hasRefreshToken: kept.refreshToken !== undefined,
+      registration: client.registration,
+    };
+  }
+}
