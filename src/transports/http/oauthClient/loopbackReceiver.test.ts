@@ -146,19 +146,22 @@ describe('anything else gets a 404 and leaves the receiver waiting', () => {
     ['another Host (DNS rebinding)', { path: '/callback?code=1', host: 'evil.example' }],
     ['localhost as Host', { path: '/callback?code=1', host: 'localhost' }],
     ['an absolute-form target', { path: 'http://127.0.0.1/callback?code=1' }],
-  ])('%s', async (_what, options) => {
-    const r = receiver();
-    const uri = await r.start();
-    const port = new URL(uri).port;
-    const waited = r.wait();
-    const host = options.host === undefined ? undefined : `${options.host}:${port}`;
-    const answer = await send(uri, { ...options, ...(host ? { host } : {}) });
-    expect(answer.status).toBe(404);
-    if (options.method !== 'HEAD') expect(answer.body).toContain('Not found');
-    expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
-    expect((await send(`${uri}?code=good`)).status).toBe(200);
-    expect((await waited).get('code')).toBe('good');
-  });
+  ] as Array<[string, { path: string; method?: string; host?: string }]>)(
+    '%s',
+    async (_what, options) => {
+      const r = receiver();
+      const uri = await r.start();
+      const port = new URL(uri).port;
+      const waited = r.wait();
+      const host = options.host === undefined ? undefined : `${options.host}:${port}`;
+      const answer = await send(uri, { ...options, ...(host ? { host } : {}) });
+      expect(answer.status).toBe(404);
+      if (options.method !== 'HEAD') expect(answer.body).toContain('Not found');
+      expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+      expect((await send(`${uri}?code=good`)).status).toBe(200);
+      expect((await waited).get('code')).toBe('good');
+    },
+  );
 });
 
 describe('the end of waiting', () => {
