@@ -219,7 +219,11 @@ describe('keys', () => {
     await store.setTokens({ issuer: B, resource: R1 }, tokens('b1'));
     await store.setTokens({ issuer: A, resource: R2 }, tokens('a2'));
     await store.setIssuerOf(R1, B);
+    await store.setIssuerOf('https://only-issuer.example/', A);
+    expect((await store.resources()).sort()).toEqual([R1, 'https://only-issuer.example/', R2]);
     expect(await store.forgetResource(R1)).toEqual({ issuers: [A, B] });
+    expect(await store.forgetResource('https://only-issuer.example/')).toEqual({ issuers: [] });
+    expect(await store.resources()).toEqual([R2]);
     expect(await store.getIssuerOf(R1)).toBeUndefined();
     expect(await store.entries()).toEqual([{ issuer: A, resource: R2, tokens: tokens('a2') }]);
     expect(await store.getClient(B)).toBeDefined();

@@ -240,6 +240,14 @@ export class FileOAuthStore implements OAuthStore {
     );
   }
 
+  /** Every resource something is stored for (tokens, or the issuer it used). */
+  async resources(): Promise<string[]> {
+    const { tokens, issuerOf } = await this.read();
+    const all = new Set(issuerOf.keys());
+    for (const map of tokens.values()) for (const resource of map.keys()) all.add(resource);
+    return [...all];
+  }
+
   /**
    * Logs out of a resource: removes its tokens from every issuer and which issuer it used. The
    * client registrations stay (they belong to the issuer and serve its other resources).
