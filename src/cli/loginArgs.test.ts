@@ -71,7 +71,10 @@ describe('parseLogin', () => {
     [['https://m.example', '--redirect-port', '0'], /from 1 to 65535/],
     [['https://m.example', '--redirect-port', '70000'], /from 1 to 65535/],
     [['https://m.example', '--redirect-port', '80a'], /from 1 to 65535/],
-    [['https://m.example', '--no-browse'], /unknown option --no-browse; did you mean --no-browser\?/],
+    [
+      ['https://m.example', '--no-browse'],
+      /unknown option --no-browse; did you mean --no-browser\?/,
+    ],
     [['https://m.example', '--scope'], /--scope needs a value/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseLogin(argv)).toThrow(UsageError);
