@@ -1,7 +1,7 @@
 // LoopbackRedirectReceiver: one redirect per authorization on 127.0.0.1, a static page with a
 // CSP that allows nothing, 404 for anything else, and a clean end on timeout, abort or close.
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalError } from '../../../jsonrpc/errors.js';
 import { LoopbackRedirectReceiver } from './loopbackReceiver.js';
@@ -197,6 +197,18 @@ describe('the end of waiting', () => {
     expect((await rejection(waited)).code).toBe('closed');
     expect(await refused(uri)).toBe(true);
     await r.close();
+  });
+
+  it('a listener that fails ends the wait with a transport error, not the process', async () => {
+    const r = receiver();
+    await r.start();
+    const waited = r.wait();
+    // What Node does when accepting a connection fails (EMFILE...): an 'error' on the server.
+    const server = (r as unknown as { round: { server: Server } }).round.server;
+    server.emit('error', new Error('accept EMFILE'));
+    const error = await rejection(waited);
+    expect(error.code).toBe('transport');
+    expect(error.message).toContain('accept EMFILE');
   });
 
   it('wait() before start() is refused', async () => {

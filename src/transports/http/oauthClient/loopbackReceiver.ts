@@ -113,6 +113,15 @@ export class LoopbackRedirectReceiver implements RedirectReceiver {
       server.listen(this.port, HOST, () => resolve());
     });
     round.uri = `http://${HOST}:${(server.address() as AddressInfo).port}${this.path}`;
+    // A listener that fails later (e.g. out of file descriptors) ends the round, not the process.
+    server.on('error', (error) =>
+      finish(round, {
+        ok: false,
+        error: new LocalError('transport', `the redirect listener failed: ${error.message}`, {
+          cause: error,
+        }),
+      }),
+    );
     this.round = round;
     return round.uri;
   }
