@@ -1,6 +1,37 @@
 /**
- * @module `toolwire/node`: running `toolwire/http`'s handler on Node's `http` server.
+ * @module `toolwire/node`: running `toolwire/http`'s handler on Node's `http` server, and the
+ * Node pieces of the OAuth client: a credentials file, the loopback redirect receiver, and a
+ * browser opener.
  */
 export { serveHttp, toNodeListener, toRequest, writeResponse } from './transports/http/node.js';
 export { isLoopbackHost } from './transports/http/loopback.js';
 export type { FetchHandler, HttpListener, ServeHttpOptions } from './transports/http/node.js';
+export { FileOAuthStore } from './transports/http/oauthClient/fileStore.js';
+export type {
+  FileOAuthStoreOptions,
+  ForgottenResource,
+  StoredTokensEntry,
+} from './transports/http/oauthClient/fileStore.js';
+export {
+  CredentialsFileError,
+  defaultCredentialsPath,
+} from './transports/http/oauthClient/credentialsFile.js';
+export type {
+  CredentialsFileProblem,
+  CredentialsPathContext,
+} from './transports/http/oauthClient/credentialsFile.js';
+export {
+  DEFAULT_REDIRECT_TIMEOUT_MS,
+  LoopbackRedirectReceiver,
+} from './transports/http/oauthClient/loopbackReceiver.js';
+export type { LoopbackRedirectReceiverOptions } from './transports/http/oauthClient/loopbackReceiver.js';
+export {
+  authorizationUrlProblem,
+  browserOpener,
+  openInBrowser,
+} from './transports/http/oauthClient/browserOpener.js';
+export type {
+  OpenInBrowserOptions,
+  SpawnedOpener,
+  SpawnFunction,
+} from './transports/http/oauthClient/browserOpener.js';

@@ -2,6 +2,7 @@
  * @module Reading option values (headers, sizes, `--json`, `--arg`) and turning `util.parseArgs` failures into usage
  * errors in the program's own words, with a pointer to the command's help.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { suggestion } from './closest.js';
 
 /** A usage mistake; the message says what is wrong. */
@@ -102,4 +103,19 @@ export function parseArgsFailure(error: unknown, command: string, known: string[
     return new UsageError(`${command}: ${option} needs a value ${help}`);
   }
   return new UsageError(`${command}: invalid arguments ${help}`);
+}
+
+/** Parses a command's own arguments (before any `--`) with `options`; usage errors reworded. */
+export function parseOwn<T extends NonNullable<ParseArgsConfig['options']>>(
+  own: string[],
+  options: T,
+  command: string,
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+> {
+  try {
+    return parseArgs({ args: own, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw parseArgsFailure(error, command, Object.keys(options));
+  }
 }

@@ -3,21 +3,22 @@
  * every mistake is unit-tested. Uses Node's built-in `util.parseArgs`; its errors are reworded
  * (argValues.ts) and the help texts live in usage.ts.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isLoopbackHost } from '../node.js';
 import {
   argPairs,
   headersOf,
   jsonArguments,
-  parseArgsFailure,
   parseByteSize,
+  parseOwn,
   UsageError,
 } from './argValues.js';
 import { AUTH_FLAGS, AUTH_OPTIONS, serveAuth, type ServeAuth } from './authArgs.js';
 import { suggestion } from './closest.js';
+import { parseLogout, type LogoutCommand } from './loginArgs.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
 export { UsageError } from './argValues.js';
+export type { LoginClient, LoginCommand, LogoutCommand } from './loginArgs.js';
 
 /** How `serve` exposes the server. */
 export type ServeMode =
@@ -91,7 +92,8 @@ export interface VersionCommand {
 }
 
 /** Any parsed command. */
-export type Command = ServeCommand | ListCommand | CallCommand | HelpCommand | VersionCommand;
+export type Command =
+  ServeCommand | ListCommand | CallCommand | LogoutCommand | HelpCommand | VersionCommand;
 
 function splitAtDoubleDash(argv: readonly string[]): {
   own: string[];
@@ -126,18 +128,6 @@ function targetOf(
   if (Object.keys(parts.headers).length > 0)
     throw new UsageError(`${command}: --header applies to URLs only`);
   return { kind: 'command', command: target[0] as string, args: target.slice(1) };
-}
-
-function parseOwn(
-  own: string[],
-  options: NonNullable<ParseArgsConfig['options']>,
-  command: string,
-) {
-  try {
-    return parseArgs({ args: own, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw parseArgsFailure(error, command, Object.keys(options));
-  }
 }
 
 function serveMode(values: Record<string, unknown>): ServeMode {
@@ -251,7 +241,7 @@ function parseServe(own: string[]): ServeCommand {
   return {
     kind: 'serve',
     module,
-    exportName: parsed.values['export'] as string | undefined,
+    exportName: parsed.values['export'],
     mode: serveMode(parsed.values),
     watch: parsed.values['watch'] === true,
   };
@@ -261,7 +251,7 @@ function parseList(own: string[], target: string[] | undefined): ListCommand {
   const parsed = parseOwn(own, CLIENT_OPTIONS, 'list');
   if (parsed.positionals.length > 1)
     throw new UsageError(`list: unexpected argument ${JSON.stringify(parsed.positionals[1])}`);
-  const headers = headersOf(parsed.values['header'] as string[] | undefined, 'list');
+  const headers = headersOf(parsed.values['header'], 'list');
   return {
     kind: 'list',
     target: targetOf('list', { target, url: parsed.positionals[0], headers }),
@@ -277,18 +267,18 @@ function parseCall(own: string[], target: string[] | undefined): CallCommand {
     throw new UsageError(
       'call: give exactly one tool name, and a URL or a command after "--" (see toolwire call --help)',
     );
-  const pairs = argPairs(parsed.values['arg'] as string[] | undefined);
-  const rawTimeout = parsed.values['timeout'] as string | undefined;
+  const pairs = argPairs(parsed.values['arg']);
+  const rawTimeout = parsed.values['timeout'];
   const timeoutMs = rawTimeout === undefined ? undefined : Number(rawTimeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
     throw new UsageError('call: --timeout must be a positive number of milliseconds');
-  const headers = headersOf(parsed.values['header'] as string[] | undefined, 'call');
+  const headers = headersOf(parsed.values['header'], 'call');
   return {
     kind: 'call',
     tool,
     target: targetOf('call', { target, url, headers }),
     pairs,
-    json: jsonArguments(parsed.values['json'] as string | undefined),
+    json: jsonArguments(parsed.values['json']),
     jsonOutput: parsed.values['json-output'] === true,
     timeoutMs,
     task: parsed.values['task'] === true,
@@ -306,7 +296,7 @@ export function parseCommand(argv: readonly string[]): Command {
     if (topic === undefined) return { kind: 'help', topic: undefined };
     if (!HELP_TOPICS.includes(topic as HelpTopic))
       throw new UsageError(
-        `help: no command ${JSON.stringify(topic)} (commands: serve, list, call)`,
+        `help: no command ${JSON.stringify(topic)} (commands: ${HELP_TOPICS.join(', ')})`,
       );
     return { kind: 'help', topic: topic as HelpTopic };
   }
@@ -321,11 +311,15 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseList(own, target);
     case 'call':
       return parseCall(own, target);
+    case 'logout':
+      if (target !== undefined)
+        throw new UsageError(`${name}: takes a server URL, not a command after "--"`);
+      return parseLogout(own);
     default: {
       const near = suggestion(name, HELP_TOPICS);
       const hint = near ? ` Did you mean "${near}"?` : '';
       throw new UsageError(
-        `Unknown command ${JSON.stringify(name)}.${hint} Commands: serve, list, call (see toolwire help).`,
+        `Unknown command ${JSON.stringify(name)}.${hint} Commands: ${HELP_TOPICS.join(', ')} (see toolwire help).`,
       );
     }
   }

@@ -6,6 +6,7 @@
  */
 import { LocalError, RpcError } from '../index.js';
 import { ConnectionError } from '../http.js';
+import { CredentialsFileError } from '../node.js';
 import type { ExitStatus } from '../stdio.js';
 import { UsageError } from './argValues.js';
 import { terminalJson, terminalText } from './terminalText.js';
@@ -18,7 +19,8 @@ export type FailureKind =
   | 'server-exited'
   | 'protocol'
   | 'timeout'
-  | 'interrupted';
+  | 'interrupted'
+  | 'credentials';
 
 /** One failure, described. */
 export interface Failure {
@@ -98,6 +100,14 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       message: `Error ${error.code}: ${error.message}`,
       exitCode: EXIT.failure,
       details: { code: error.code, ...(error.data !== undefined ? { data: error.data } : {}) },
+    };
+  const credentials = findCause(error, CredentialsFileError);
+  if (credentials)
+    return {
+      kind: 'credentials',
+      message: credentials.message,
+      exitCode: EXIT.failure,
+      details: { file: credentials.path, problem: credentials.problem },
     };
   // A stdio server that died explains the closed connection better than "Connection closed".
   if (context.exit?.unexpected) return serverExited(context.exit, context);

@@ -7,6 +7,7 @@
 import { parseCommand, wantsJsonOutput, type Command } from './args.js';
 import { callCommand, listCommand } from './clientCommands.js';
 import { describeFailure, printFailure } from './failure.js';
+import { logoutCommand } from './logoutCommand.js';
 import { serve } from './serve.js';
 import { commandHelp, USAGE } from './usage.js';
 import { packageVersion } from './version.js';
@@ -26,6 +27,8 @@ async function run(command: Command): Promise<number> {
       return listCommand(command, io);
     case 'call':
       return callCommand(command, io);
+    case 'logout':
+      return logoutCommand(command, io);
   }
 }
 

@@ -4,10 +4,13 @@
  */
 
 /** The commands that have their own help. */
-export type HelpTopic = 'serve' | 'list' | 'call';
+export type HelpTopic = 'serve' | 'list' | 'call' | 'login' | 'logout';
 
-/** The commands with help, in the order the program help lists them. */
-export const HELP_TOPICS: readonly HelpTopic[] = ['serve', 'list', 'call'];
+/**
+ * The commands with help, in the order the program help lists them. (`login` joins them once the
+ * OAuth flow it runs is on this branch: see NOTES-issue12-pieces.md.)
+ */
+export const HELP_TOPICS: readonly HelpTopic[] = ['serve', 'list', 'call', 'logout'];
 
 type Rows = ReadonlyArray<readonly [string, string]>;
 
@@ -39,6 +42,19 @@ ${columns([
   ['2', 'usage error, including a module that cannot be loaded or exports no server'],
   ['3', 'the server could not start (port in use, Redis unreachable...)'],
 ])}`;
+
+/** `login` and `logout` end with a login, not a tool's result. */
+const LOGIN_EXIT_STATUS = `Exit status:
+${columns([
+  ['0', 'success'],
+  ['2', 'usage error'],
+  ['3', 'the authorization failed, or the server or the credentials file could not be used'],
+  ['130', 'interrupted (Ctrl-C)'],
+])}`;
+
+/** Where `login` keeps tokens (credentialsFile.ts), as the help says it. */
+const CREDENTIALS_FILE = `$XDG_CONFIG_HOME/toolwire/credentials.json (by default
+~/.config/toolwire/credentials.json; %APPDATA%\\toolwire\\credentials.json on Windows)`;
 
 const CLIENT_OPTIONS: Rows = [
   ['--header <Name: value>', 'A request header for a URL, e.g. Authorization (repeatable)'],
@@ -120,13 +136,54 @@ changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130.`
       ...CLIENT_OPTIONS,
     ],
   },
+  login: {
+    usage: [
+      'toolwire login <url> [--scope <scope> ...] [--no-browser] [--allow-loopback-http]',
+      '               [--client-id <id> [--client-secret-env <VAR>] | --client-metadata-url <url>]',
+      '               [--redirect-port <port>]',
+    ],
+    about: `Sign in to the MCP server at the URL with OAuth 2.1: find its authorization server (from the
+server's Protected Resource Metadata), register with it (the pre-registered --client-id, the
+Client ID Metadata Document at --client-metadata-url, or dynamic registration), print the
+authorization URL and open it in a browser when there is one, receive the answer on
+http://127.0.0.1:<port>/callback, and keep the tokens, per authorization server and server, in
+${CREDENTIALS_FILE},
+readable by you only. toolwire list and call use them for that URL, refreshing them when they
+expire. The URL must be https (or http on a loopback host).`,
+    options: [
+      ['--scope <scope>', 'A scope to ask for (repeatable; default: what the server asks)'],
+      ['--client-id <id>', 'A client id registered with the authorization server'],
+      ['--client-secret-env <VAR>', "The environment variable holding that client's secret"],
+      ['--client-metadata-url <url>', 'The https URL of a Client ID Metadata Document'],
+      ['--no-browser', 'Only print the authorization URL (open it yourself, on this machine)'],
+      ['--redirect-port <port>', 'Receive the redirect on this port (default: a free one)'],
+      ['--allow-loopback-http', 'Allow http:// authorization endpoints on loopback (development)'],
+      ['--json-output', 'Print JSON on stdout: the login, or {"error": {...}} for any failure'],
+      ['-h, --help', 'Show this help'],
+    ],
+  },
+  logout: {
+    usage: ['toolwire logout <url>'],
+    about: `Forget the tokens stored for the MCP server at the URL (from every authorization server that
+issued them) and which authorization server it used, and say what was removed. The client
+registrations stay: they belong to the authorization server, for its other servers.`,
+    options: [
+      ['--json-output', 'Print JSON on stdout: what was removed, or {"error": {...}}'],
+      ['-h, --help', 'Show this help'],
+    ],
+  },
 };
 
 /** The help of one command. */
 export function commandHelp(topic: HelpTopic): string {
   const { usage, about, options } = TOPICS[topic];
   const lines = usage.map((u, i) => `${i === 0 ? 'Usage: ' : '       '}${u}`);
-  const exit = topic === 'serve' ? SERVE_EXIT_STATUS : EXIT_STATUS;
+  const exit =
+    topic === 'serve'
+      ? SERVE_EXIT_STATUS
+      : topic === 'login' || topic === 'logout'
+        ? LOGIN_EXIT_STATUS
+        : EXIT_STATUS;
   return `${lines.join('\n')}\n\n${about}\n\nOptions:\n${columns(options)}\n\n${exit}`;
 }
 
@@ -141,6 +198,7 @@ ${columns(
     ['toolwire list [options] -- <command>', '... or of a stdio server the command starts'],
     ['toolwire call <tool> [options] <url>', 'Call one tool'],
     ['toolwire call <tool> [options] -- <command>', '... of a stdio server the command starts'],
+    ['toolwire logout <url>', 'Forget the tokens stored for a server'],
     ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],
     ['toolwire --version', 'Print the version'],
   ],

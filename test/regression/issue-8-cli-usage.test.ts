@@ -38,7 +38,7 @@ describe('help', () => {
     for (const command of ['serve', 'list', 'call', 'help', '--version'])
       expect(r.stdout).toContain(`toolwire ${command}`);
     const usage = r.stdout.split('Usage:\n')[1]?.split('\n\n')[0] ?? '';
-    expect(descriptionColumns(usage)).toHaveLength(7);
+    expect(descriptionColumns(usage)).toHaveLength(8);
     expect(new Set(descriptionColumns(usage)).size).toBe(1);
     expect(r.stdout).toContain('130  interrupted');
   });
@@ -76,9 +76,9 @@ describe('usage errors are in the program’s own words', () => {
     ],
     [
       ['lsit'],
-      'Unknown command "lsit". Did you mean "list"? Commands: serve, list, call (see toolwire help).',
+      'Unknown command "lsit". Did you mean "list"? Commands: serve, list, call, logout (see toolwire help).',
     ],
-    [['help', 'frob'], 'help: no command "frob" (commands: serve, list, call)'],
+    [['help', 'frob'], 'help: no command "frob" (commands: serve, list, call, logout)'],
   ])('%j', (argv, message) => {
     const r = toolwire(...argv);
     expect(r).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });

@@ -342,3 +342,20 @@ export async function startAuthServer(
     close: () => closeServer(server),
   };
 }
+
+/**
+ * Plays the user's browser for an authorization URL of the provider at `issuer` (as a client
+ * under test printed or opened it): signs in as `user`, consents, and returns the URL the
+ * provider then sends the browser to (the client's redirect URI with `code`, `state`, `iss`),
+ * without requesting it.
+ */
+export async function signIn(issuer: string, authorizationUrl: string, user: string): Promise<URL> {
+  const agent = new ScriptedUserAgent(issuer);
+  const login = await agent.follow(await agent.request(authorizationUrl));
+  if (login instanceof URL) return login; // an error answered straight to the redirect URI
+  const consent = await agent.follow(await agent.submit(login, { login: user, password: 'any' }));
+  if (consent instanceof URL) return consent;
+  const back = await agent.follow(await agent.submit(consent, {}));
+  if (!(back instanceof URL)) throw new Error(`no redirect back: ${await back.text()}`);
+  return back;
+}
