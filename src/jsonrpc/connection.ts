@@ -249,13 +249,14 @@ export class Connection {
     this.transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) =>
       this.pending.fail(
         id,
-        new LocalError(
-          'send-failed',
-          `Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`,
-          {
-            cause: error,
-          },
-        ),
+        // A refused authorization is the caller's to act on (log in again...): passed on as is.
+        error instanceof LocalError && error.code === 'authorization'
+          ? error
+          : new LocalError(
+              'send-failed',
+              `Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
+            ),
       ),
     );
     return result;

@@ -128,8 +128,14 @@ function newProvider(issuer: string, keys: readonly JWK[]): Provider {
       Interaction: 600,
       Session: 600,
     },
+    clientDefaults: { id_token_signed_response_alg: 'ES256' },
+    // A client allowed the refresh_token grant gets a refresh token (the provider's default also
+    // wants offline_access granted with prompt=consent; MCP clients need not ask for either).
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     features: {
       devInteractions: { enabled: true },
+      // Dynamic Client Registration (RFC 7591), open to anyone, as MCP clients use it.
+      registration: { enabled: true },
       clientCredentials: { enabled: true },
       introspection: { enabled: true, allowedPolicy: () => true },
       revocation: { enabled: true, allowedPolicy: () => true },

@@ -88,9 +88,9 @@ export function resourceCovers(resource: string, endpoint: URL): boolean {
 export async function discoverResource(
   http: OAuthHttp,
   endpoint: URL,
-  fromChallenge: string | undefined,
-  signal?: AbortSignal,
+  request: { fromChallenge: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<ResourceMetadata | undefined> {
+  const { fromChallenge, signal } = request;
   for (const url of resourceMetadataUrls(endpoint, fromChallenge)) {
     const answer = await http.getJson(url, 'The protected resource metadata', signal);
     if (answer.status !== 200) continue;

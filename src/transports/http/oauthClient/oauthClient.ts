@@ -300,6 +300,9 @@ export class OAuthClient implements HttpAuthorization {
   ): Promise<StoredTokens | undefined> {
     const refreshToken = tokens.refreshToken;
     if (refreshToken === undefined) return undefined;
+    const current = await this.store.getTokens(key);
+    // Refreshed meanwhile by a request that met the same expiry: a refresh token is used once.
+    if (current && current.accessToken !== tokens.accessToken) return current;
     const http = await this.http;
     try {
       const server =
@@ -362,7 +365,10 @@ export class OAuthClient implements HttpAuthorization {
         `${resource} requires authorization, and no usable tokens are held for it`,
       );
     const http = await this.http;
-    const metadata = await discoverResource(http, endpoint, input.resourceMetadata, input.signal);
+    const metadata = await discoverResource(http, endpoint, {
+      fromChallenge: input.resourceMetadata,
+      signal: input.signal,
+    });
     const server = metadata
       ? await discoverAuthorizationServer(
           http,

@@ -97,7 +97,11 @@ export async function obtainClient(
     return client;
   }
   if (options.dynamicRegistration && server.registrationEndpoint) {
-    const client = await register(context.http, server, redirect, options.description);
+    const client = await register(
+      { http: context.http, description: options.description },
+      server,
+      redirect,
+    );
     await store.setClient(server.issuer, client);
     return client;
   }
@@ -117,11 +121,11 @@ export async function obtainClient(
 
 /** Dynamic Client Registration (RFC 7591). */
 async function register(
-  http: OAuthHttp,
+  context: { http: OAuthHttp; description: ClientDescription },
   server: AuthorizationServer,
   redirect: { uri: string; scope: string | undefined; signal?: AbortSignal | undefined },
-  description: ClientDescription,
 ): Promise<StoredClient> {
+  const { http, description } = context;
   const endpoint = server.registrationEndpoint as URL;
   const native = isLoopbackHost(new URL(redirect.uri).hostname);
   const listed = server.tokenEndpointAuthMethods;
