@@ -100,7 +100,10 @@ export type {
 export { OAuthError } from './transports/http/oauthClient/oauthError.js';
 export type { OAuthFailure } from './transports/http/oauthClient/oauthError.js';
 export { MemoryOAuthStore } from './transports/http/oauthClient/memoryStore.js';
-export type { HttpAuthorization } from './transports/http/oauthClient/httpAuthorization.js';
+export type {
+  ChallengeContext,
+  HttpAuthorization,
+} from './transports/http/oauthClient/httpAuthorization.js';
 export type { HostResolver } from './transports/http/oauthClient/networkPolicy.js';
 export type {
   ClientDescription,

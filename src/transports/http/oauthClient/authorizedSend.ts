@@ -16,6 +16,7 @@ export async function sendAuthorized(
 ): Promise<Response> {
   if (!auth) return send(request.headers);
   const { endpoint, signal } = request;
+  let stepUps = 0;
   for (let attempt = 0; ; attempt++) {
     const value = await auth.header(endpoint, signal);
     const response = await send(
@@ -23,7 +24,8 @@ export async function sendAuthorized(
     );
     if ((response.status !== 401 && response.status !== 403) || attempt >= MAX_CHALLENGES)
       return response;
-    if (!(await auth.challenged(endpoint, response, { attempt, signal }))) return response;
+    if (!(await auth.challenged(endpoint, response, { attempt, stepUps, signal }))) return response;
+    if (response.status === 403) stepUps++;
     await response.body?.cancel().catch(() => {});
   }
 }

@@ -11,12 +11,16 @@ export interface HttpAuthorization {
   /**
    * A request to `endpoint` was answered 401, or 403 with `insufficient_scope`: get credentials
    * that may do (refresh, authorize, step up). Resolves true when the request should be sent
-   * again, false when the answer stands; `attempt` counts the challenges this request already
-   * met (0 for the first).
+   * again, false when the answer stands.
    */
-  challenged(
-    endpoint: URL,
-    response: Response,
-    context: { attempt: number; signal?: AbortSignal | undefined },
-  ): Promise<boolean>;
+  challenged(endpoint: URL, response: Response, context: ChallengeContext): Promise<boolean>;
+}
+
+/** Where a challenge stands in its request. */
+export interface ChallengeContext {
+  /** The challenges this request already met (0 for the first). */
+  readonly attempt: number;
+  /** Of those, the 403s (step-ups already tried for this request). */
+  readonly stepUps: number;
+  readonly signal?: AbortSignal | undefined;
 }

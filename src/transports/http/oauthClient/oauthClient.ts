@@ -15,7 +15,7 @@ import {
   type AuthorizationServer,
 } from './discovery.js';
 import { obtainCode } from './authorizationRequest.js';
-import type { HttpAuthorization } from './httpAuthorization.js';
+import type { ChallengeContext, HttpAuthorization } from './httpAuthorization.js';
 import { MemoryOAuthStore } from './memoryStore.js';
 import { defaultResolver, type HostResolver, type NetworkPolicy } from './networkPolicy.js';
 import { OAuthError } from './oauthError.js';
@@ -149,11 +149,7 @@ export class OAuthClient implements HttpAuthorization {
     return `Bearer ${tokens.accessToken}`;
   }
 
-  async challenged(
-    endpoint: URL,
-    response: Response,
-    context: { attempt: number; signal?: AbortSignal | undefined },
-  ): Promise<boolean> {
+  async challenged(endpoint: URL, response: Response, context: ChallengeContext): Promise<boolean> {
     const resource = resourceKeyOf(endpoint);
     const challenge = bearerChallenge(response.headers.get('www-authenticate'));
     const running = this.inFlight.get(resource);
@@ -166,7 +162,7 @@ export class OAuthClient implements HttpAuthorization {
     if (response.status === 403) {
       if (challenge?.get('error') !== 'insufficient_scope') return false;
       const limit = this.options.maxStepUps ?? 2;
-      if (context.attempt >= limit)
+      if (context.stepUps >= limit)
         throw new OAuthError(
           'step_up_limit',
           `${resource} still answers 403 insufficient_scope after ${limit} step-up authorizations` +
