@@ -4,7 +4,8 @@
  * toolwire's HTTP client, lists the tools and calls each with arguments it can infer.
  */
 import { McpClient, type Tool } from 'toolwire';
-import { HttpClientTransport } from 'toolwire/http';
+import { HttpClientTransport, OAuthClient, type OAuthClientOptions } from 'toolwire/http';
+import { headlessAuthorization } from './headlessAuthorization.js';
 
 const url = process.argv[2];
 if (!url) {
@@ -31,7 +32,38 @@ const client = new McpClient(
     handlers: { elicitation: () => ({ action: 'accept', content: {} }) },
   },
 );
-await client.connect(new HttpClientTransport(url));
+/**
+ * For the `auth/*` scenarios: toolwire's OAuth client, with the suite's pre-registered
+ * credentials when it gives some (MCP_CONFORMANCE_CONTEXT), the Client ID Metadata Document URL
+ * its CIMD scenario expects, and its test servers on this machine allowed.
+ */
+function authFor(scenario: string): OAuthClient | undefined {
+  if (!scenario.startsWith('auth/')) return undefined;
+  const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as {
+    client_id?: string;
+    client_secret?: string;
+    issuer?: string;
+  };
+  const headless = headlessAuthorization();
+  const options: OAuthClientOptions = {
+    clientName: 'toolwire-conformance-client',
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    openAuthorizationUrl: headless.open,
+    redirectReceiver: headless.receiver,
+    allowLoopbackHttp: true,
+    authorizationTimeoutMs: 10_000,
+  };
+  if (context.client_id !== undefined)
+    options.preRegistered = {
+      clientId: context.client_id,
+      ...(context.client_secret !== undefined ? { clientSecret: context.client_secret } : {}),
+      ...(context.issuer !== undefined ? { issuer: context.issuer } : {}),
+    };
+  return new OAuthClient(options);
+}
+
+const auth = authFor(process.env['MCP_CONFORMANCE_SCENARIO'] ?? '');
+await client.connect(new HttpClientTransport(url, auth ? { auth } : {}));
 // Only what the server declared: a server without the tools capability gets no tools/list.
 const tools = client.serverCapabilities?.tools ? await client.listTools() : [];
 for (const tool of tools) {

@@ -8,8 +8,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client.js';
-import { HttpClientTransport, OAuthClient, type OAuthClientOptions } from '../../src/http.js';
-import { headlessBrowser, startFakeOAuth, type FakeOAuth } from '../support/fakeOAuth.js';
+import {
+  HttpClientTransport,
+  MemoryOAuthStore,
+  OAuthClient,
+  type OAuthClientOptions,
+} from '../../src/http.js';
+import {
+  headlessBrowser,
+  mcpAnswer,
+  startFakeOAuth,
+  type FakeOAuth,
+} from '../support/fakeOAuth.js';
 
 let fake: FakeOAuth;
 beforeEach(async () => {
@@ -200,5 +210,53 @@ describe('issue 12: the OAuth client refuses what a hostile server points it at'
     expect(error).toMatchObject({ reason: 'step_up_limit' });
     // The first authorization, then two step-ups.
     expect(opened).toHaveLength(3);
+  });
+});
+
+describe('issue 12: a server that moves to another authorization server', () => {
+  it('is authorized anew there: registered again, the old client id and tokens never used', async () => {
+    const second = await startFakeOAuth();
+    const browser = headlessBrowser();
+    const store = new MemoryOAuthStore();
+    const oauth = new OAuthClient({
+      store,
+      allowLoopbackHttp: true,
+      openAuthorizationUrl: browser.open,
+      redirectReceiver: browser.receiver,
+    });
+    const client = new McpClient({ name: 'migrating', version: '1' });
+    try {
+      await client.connect(new HttpClientTransport(fake.endpoint, { auth: oauth }));
+      expect(await store.getClient(fake.origin)).toMatchObject({
+        clientId: `client-of-${fake.origin}`,
+      });
+      // The resource now names the second authorization server and takes only its tokens.
+      fake.script.resourceMetadata = () => ({
+        resource: fake.endpoint,
+        authorization_servers: [second.origin],
+      });
+      second.script.token = () => ({
+        status: 200,
+        body: JSON.stringify({ access_token: 'second-token', token_type: 'Bearer' }),
+      });
+      fake.script.mcp = (request) =>
+        request.headers.authorization === 'Bearer second-token'
+          ? mcpAnswer(request)
+          : { status: 401, headers: { 'www-authenticate': 'Bearer' } };
+      expect(await client.listTools()).toEqual([]);
+      expect(second.requestsTo('/register')).toHaveLength(1);
+      const [authorization] = second.requestsTo('/authorize');
+      expect(authorization?.query.get('client_id')).toBe(`client-of-${second.origin}`);
+      expect(second.requestsTo('/token')[0]?.body).not.toContain(
+        encodeURIComponent(`client-of-${fake.origin}`),
+      );
+      expect(await store.getIssuerOf(fake.endpoint)).toBe(second.origin);
+      expect(
+        await store.getTokens({ issuer: fake.origin, resource: fake.endpoint }),
+      ).toBeUndefined();
+    } finally {
+      await client.close().catch(() => {});
+      await second.close();
+    }
   });
 });

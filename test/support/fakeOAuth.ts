@@ -46,6 +46,28 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 }
 
+/** What a tools-only MCP server answers an authorized request (stateless, JSON). */
+export function mcpAnswer(request: Seen): ReturnType<FakeScript['mcp']> {
+  if (request.method !== 'POST') return { status: 405 };
+  const message = JSON.parse(request.body) as { id?: unknown; method?: string };
+  if (message.id === undefined) return { status: 202 };
+  const result =
+    message.method === 'initialize'
+      ? {
+          protocolVersion: '2025-11-25',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'fake', version: '1' },
+        }
+      : message.method === 'tools/list'
+        ? { tools: [] }
+        : {};
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: message.id, result }),
+  };
+}
+
 /** Starts a fake on a free 127.0.0.1 port. */
 export async function startFakeOAuth(): Promise<FakeOAuth> {
   const seen: Seen[] = [];
@@ -54,21 +76,9 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const endpoint = `${origin}/mcp`;
   const script: FakeScript = {
-    mcp: (request): ReturnType<FakeScript['mcp']> =>
+    mcp: (request) =>
       request.headers.authorization === 'Bearer good-token'
-        ? {
-            status: 200,
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              jsonrpc: '2.0',
-              id: (JSON.parse(request.body) as { id?: unknown }).id ?? null,
-              result: {
-                protocolVersion: '2025-11-25',
-                capabilities: { tools: {} },
-                serverInfo: { name: 'fake', version: '1' },
-              },
-            }),
-          }
+        ? mcpAnswer(request)
         : {
             status: 401,
             headers: {
@@ -116,8 +126,8 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
           return json(res, 200, script.serverMetadata());
         case '/register':
           return json(res, 201, {
-            client_id: 'registered-client',
-            redirect_uris: JSON.parse(body).redirect_uris,
+            client_id: `client-of-${origin}`,
+            redirect_uris: (JSON.parse(body) as { redirect_uris?: unknown }).redirect_uris,
           });
         case '/authorize': {
           const back = new URL(url.searchParams.get('redirect_uri') ?? 'http://127.0.0.1:9/');
