@@ -1,0 +1,79 @@
+// Every client `auth/*` scenario of the official MCP conformance suite 0.2.0-alpha.12, run
+// against toolwire's conformance client (examples/conformance/client.ts) with its OAuth client.
+// The counts are printed. The extensions toolwire does not implement are expected failures
+// (test/conformance/expected-failures-next.yml); the scenarios that exist only at the 2026-07-28
+// wire must pass every authorization check before the client stops at that wire.
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error a plain .mjs script without type declarations
+import * as conformance from '../../scripts/conformance.mjs';
+
+interface Sorted {
+  passed: string[];
+  expected: string[];
+  wire2026: string[];
+  failed: string[];
+  lines: string[];
+}
+const suite = conformance as unknown as {
+  ensureConformance(): void;
+  runAuthScenarios(): Promise<Sorted>;
+  AUTH_SCENARIOS: string[];
+  WIRE_2026_ONLY: string[];
+};
+
+/** The scenarios issue 12 names: each must pass outright. */
+const REQUIRED = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/resource-mismatch',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+];
+
+const EXTENSIONS = [
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/enterprise-managed-authorization',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+];
+
+describe('official MCP conformance suite 0.2.0-alpha.12: client auth/* scenarios', () => {
+  beforeAll(() => suite.ensureConformance(), 180_000);
+
+  it('passes every required scenario; only extensions fail, as the baseline expects', async () => {
+    const sorted = await suite.runAuthScenarios();
+    console.log(
+      `conformance 0.2.0-alpha.12 client auth/*\n${sorted.lines.join('\n')}\n` +
+        `auth: ${sorted.passed.length} passed, ${sorted.expected.length} expected failures, ` +
+        `${sorted.wire2026.length} authorized then stopped at the 2026-07-28 wire, ` +
+        `${sorted.failed.length} failed`,
+    );
+    expect(sorted.failed, sorted.lines.join('\n')).toEqual([]);
+    for (const scenario of REQUIRED) expect(sorted.passed, scenario).toContain(scenario);
+    expect(sorted.expected.sort()).toEqual([...EXTENSIONS].sort());
+    expect(sorted.wire2026.sort()).toEqual([...suite.WIRE_2026_ONLY].sort());
+    expect(
+      sorted.passed.length + sorted.expected.length + sorted.wire2026.length,
+      'every scenario is accounted for',
+    ).toBe(suite.AUTH_SCENARIOS.length);
+  }, 240_000);
+});
