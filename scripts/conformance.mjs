@@ -246,7 +246,6 @@ function blockedOnly(scenario, output, counts) {
 
 /** The ids of the checks a run printed as failed. */
 export function failedChecks(output) {
-  // eslint-disable-next-line no-control-regex
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   return [...plain.matchAll(/\[([a-z0-9-]+)\s*\]\s+FAILURE/g)].map((m) => m[1]);
 }
