@@ -57,6 +57,7 @@ describe('parseCommand', () => {
         kind: 'url',
         url: 'http://127.0.0.1:3000/mcp',
         headers: { authorization: 'Bearer x' },
+        allowLoopbackHttp: false,
       },
       jsonOutput: false,
       maxMessageBytes: undefined,
@@ -65,6 +66,20 @@ describe('parseCommand', () => {
       tool: 'add',
       target: { kind: 'url', url: 'https://example.com/mcp' },
     });
+    expect(
+      parseCommand(['list', 'http://127.0.0.1:3000/mcp', '--allow-loopback-http']),
+    ).toMatchObject({ target: { kind: 'url', allowLoopbackHttp: true } });
+    expect(() => parseCommand(['list', '--allow-loopback-http', '--', 'node', 's.js'])).toThrow(
+      'list: --allow-loopback-http applies to URLs only',
+    );
+    expect(parseCommand(['login', 'https://example.com/mcp', '--scope', 'a b'])).toMatchObject({
+      kind: 'login',
+      scopes: ['a', 'b'],
+      client: { kind: 'dynamic' },
+    });
+    expect(() => parseCommand(['login', 'https://example.com/mcp', '--', 'x'])).toThrow(
+      'login: takes a server URL, not a command after "--"',
+    );
     expect(parseCommand(['serve', 'srv.js', '--export', 'make'])).toMatchObject({
       exportName: 'make',
     });

@@ -14,7 +14,7 @@ import {
 } from './argValues.js';
 import { AUTH_FLAGS, AUTH_OPTIONS, serveAuth, type ServeAuth } from './authArgs.js';
 import { suggestion } from './closest.js';
-import { parseLogout, type LogoutCommand } from './loginArgs.js';
+import { parseLogin, parseLogout, type LoginCommand, type LogoutCommand } from './loginArgs.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
 export { UsageError } from './argValues.js';
@@ -54,7 +54,13 @@ export interface ServeCommand {
 /** Where the server to talk to is: a command to spawn (stdio) or a URL (HTTP). */
 export type ServerTarget =
   | { kind: 'command'; command: string; args: string[] }
-  | { kind: 'url'; url: string; headers: Record<string, string> };
+  | {
+      kind: 'url';
+      url: string;
+      headers: Record<string, string>;
+      /** `--allow-loopback-http`: OAuth endpoints over http on loopback hosts (development). */
+      allowLoopbackHttp: boolean;
+    };
 
 /** `toolwire list <url> | -- <command> [args...]` */
 export interface ListCommand {
@@ -93,7 +99,13 @@ export interface VersionCommand {
 
 /** Any parsed command. */
 export type Command =
-  ServeCommand | ListCommand | CallCommand | LogoutCommand | HelpCommand | VersionCommand;
+  | ServeCommand
+  | ListCommand
+  | CallCommand
+  | LoginCommand
+  | LogoutCommand
+  | HelpCommand
+  | VersionCommand;
 
 function splitAtDoubleDash(argv: readonly string[]): {
   own: string[];
@@ -107,7 +119,12 @@ function splitAtDoubleDash(argv: readonly string[]): {
 
 function targetOf(
   command: string,
-  parts: { target: string[] | undefined; url: string | undefined; headers: Record<string, string> },
+  parts: {
+    target: string[] | undefined;
+    url: string | undefined;
+    headers: Record<string, string>;
+    allowLoopbackHttp: boolean;
+  },
 ): ServerTarget {
   if (parts.url !== undefined && parts.target !== undefined) {
     throw new UsageError(`${command}: give either a URL or a command after "--", not both`);
@@ -117,7 +134,12 @@ function targetOf(
       throw new UsageError(
         `${command}: ${JSON.stringify(parts.url)} is not an http(s) URL (for a stdio server, put its command after "--")`,
       );
-    return { kind: 'url', url: parts.url, headers: parts.headers };
+    return {
+      kind: 'url',
+      url: parts.url,
+      headers: parts.headers,
+      allowLoopbackHttp: parts.allowLoopbackHttp,
+    };
   }
   const target = parts.target;
   if (!target || target.length === 0 || target[0] === '') {
@@ -127,6 +149,8 @@ function targetOf(
   }
   if (Object.keys(parts.headers).length > 0)
     throw new UsageError(`${command}: --header applies to URLs only`);
+  if (parts.allowLoopbackHttp)
+    throw new UsageError(`${command}: --allow-loopback-http applies to URLs only`);
   return { kind: 'command', command: target[0] as string, args: target.slice(1) };
 }
 
@@ -194,6 +218,7 @@ const CLIENT_OPTIONS = {
   'json-output': { type: 'boolean' },
   header: { type: 'string', multiple: true },
   'max-message-bytes': { type: 'string' },
+  'allow-loopback-http': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -254,7 +279,12 @@ function parseList(own: string[], target: string[] | undefined): ListCommand {
   const headers = headersOf(parsed.values['header'], 'list');
   return {
     kind: 'list',
-    target: targetOf('list', { target, url: parsed.positionals[0], headers }),
+    target: targetOf('list', {
+      target,
+      url: parsed.positionals[0],
+      headers,
+      allowLoopbackHttp: parsed.values['allow-loopback-http'] === true,
+    }),
     jsonOutput: parsed.values['json-output'] === true,
     maxMessageBytes: maxMessageBytesOf(parsed.values, 'list'),
   };
@@ -276,7 +306,12 @@ function parseCall(own: string[], target: string[] | undefined): CallCommand {
   return {
     kind: 'call',
     tool,
-    target: targetOf('call', { target, url, headers }),
+    target: targetOf('call', {
+      target,
+      url,
+      headers,
+      allowLoopbackHttp: parsed.values['allow-loopback-http'] === true,
+    }),
     pairs,
     json: jsonArguments(parsed.values['json']),
     jsonOutput: parsed.values['json-output'] === true,
@@ -311,10 +346,11 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseList(own, target);
     case 'call':
       return parseCall(own, target);
+    case 'login':
     case 'logout':
       if (target !== undefined)
         throw new UsageError(`${name}: takes a server URL, not a command after "--"`);
-      return parseLogout(own);
+      return name === 'login' ? parseLogin(own) : parseLogout(own);
     default: {
       const near = suggestion(name, HELP_TOPICS);
       const hint = near ? ` Did you mean "${near}"?` : '';

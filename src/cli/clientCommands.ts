@@ -6,7 +6,8 @@
  */
 import type { Writable } from 'node:stream';
 import { McpClient } from '../client.js';
-import { HttpClientTransport } from '../http.js';
+import { HttpClientTransport, OAuthClient } from '../http.js';
+import { FileOAuthStore } from '../node.js';
 import type { CallToolResult, Tool } from '../index.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
@@ -38,18 +39,40 @@ interface Session {
   stdio: StdioClientTransport | undefined;
 }
 
+/**
+ * The OAuth client of a URL target: the tokens `toolwire login` stored, used and refreshed, never
+ * a new authorization (that is login's, with a browser). None when the command line gives an
+ * Authorization header of its own.
+ */
+function storedAuthorization(target: ServerTarget & { kind: 'url' }): OAuthClient | undefined {
+  if (Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization'))
+    return undefined;
+  return new OAuthClient({
+    store: new FileOAuthStore(),
+    clientName: 'toolwire',
+    softwareVersion: packageVersion(),
+    allowLoopbackHttp: target.allowLoopbackHttp,
+  });
+}
+
 function transportFor(target: ServerTarget, maxMessageBytes: number | undefined) {
   const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
-  return target.kind === 'url'
-    ? new HttpClientTransport(target.url, { headers: target.headers, ...limit })
-    : new StdioClientTransport({
-        command: target.command,
-        args: target.args,
-        stderr: 'forward',
-        // Ctrl-C is for this program: it cancels the call, then shuts the server down in order.
-        detached: true,
-        ...limit,
-      });
+  if (target.kind === 'url') {
+    const auth = storedAuthorization(target);
+    return new HttpClientTransport(target.url, {
+      headers: target.headers,
+      ...limit,
+      ...(auth ? { auth } : {}),
+    });
+  }
+  return new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    stderr: 'forward',
+    // Ctrl-C is for this program: it cancels the call, then shuts the server down in order.
+    detached: true,
+    ...limit,
+  });
 }
 
 /**
@@ -83,6 +106,7 @@ async function withSession<T>(
       ...(command.maxMessageBytes !== undefined
         ? { maxMessageBytes: command.maxMessageBytes }
         : {}),
+      ...(command.target.kind === 'url' ? { url: command.target.url } : {}),
     };
     if (stdio && command.target.kind === 'command') {
       context.command = [command.target.command, ...command.target.args];

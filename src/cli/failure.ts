@@ -5,7 +5,7 @@
  * its stderr, the limit that was hit) and the same facts as JSON fields.
  */
 import { LocalError, RpcError } from '../index.js';
-import { ConnectionError } from '../http.js';
+import { ConnectionError, OAuthError } from '../http.js';
 import { CredentialsFileError } from '../node.js';
 import type { ExitStatus } from '../stdio.js';
 import { UsageError } from './argValues.js';
@@ -20,7 +20,8 @@ export type FailureKind =
   | 'protocol'
   | 'timeout'
   | 'interrupted'
-  | 'credentials';
+  | 'credentials'
+  | 'authorization';
 
 /** One failure, described. */
 export interface Failure {
@@ -51,6 +52,8 @@ export interface FailureContext {
   stderrTail?: string;
   /** The client's message size limit. */
   maxMessageBytes?: number;
+  /** The server URL, for a failed authorization: what to log in to. */
+  url?: string;
 }
 
 function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
@@ -89,6 +92,24 @@ function serverExited(exit: ExitStatus, context: FailureContext): Failure {
   };
 }
 
+/** An authorization that failed; one that was never obtained says how to log in. */
+function authorizationFailure(error: OAuthError, context: FailureContext): Failure {
+  const login =
+    error.reason === 'login_required' && context.url !== undefined
+      ? `${error.message}: run toolwire login ${context.url}`
+      : error.message;
+  return {
+    kind: 'authorization',
+    message: login,
+    exitCode: EXIT.failure,
+    details: {
+      reason: error.reason,
+      ...(error.issuer !== undefined ? { issuer: error.issuer } : {}),
+      ...(context.url !== undefined ? { url: context.url } : {}),
+    },
+  };
+}
+
 /** Classifies anything a command threw. */
 export function describeFailure(error: unknown, context: FailureContext = {}): Failure {
   if (error instanceof CliFailure) return error.failure;
@@ -109,6 +130,8 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       exitCode: EXIT.failure,
       details: { file: credentials.path, problem: credentials.problem },
     };
+  const oauth = findCause(error, OAuthError);
+  if (oauth) return authorizationFailure(oauth, context);
   // A stdio server that died explains the closed connection better than "Connection closed".
   if (context.exit?.unexpected) return serverExited(context.exit, context);
   const connection = findCause(error, ConnectionError);
@@ -139,6 +162,7 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       case 'send-failed':
       case 'not-connected':
         return { kind: 'connection', message, exitCode: EXIT.failure, details };
+      case 'authorization': // an OAuthError, described above; another kind's is a protocol one
       case 'aborted':
       case 'capability-missing':
       case 'denied':

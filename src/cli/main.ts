@@ -7,6 +7,7 @@
 import { parseCommand, wantsJsonOutput, type Command } from './args.js';
 import { callCommand, listCommand } from './clientCommands.js';
 import { describeFailure, printFailure } from './failure.js';
+import { loginCommand } from './loginCommand.js';
 import { logoutCommand } from './logoutCommand.js';
 import { serve } from './serve.js';
 import { commandHelp, USAGE } from './usage.js';
@@ -27,6 +28,8 @@ async function run(command: Command): Promise<number> {
       return listCommand(command, io);
     case 'call':
       return callCommand(command, io);
+    case 'login':
+      return loginCommand(command, io);
     case 'logout':
       return logoutCommand(command, io);
   }

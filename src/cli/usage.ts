@@ -6,11 +6,8 @@
 /** The commands that have their own help. */
 export type HelpTopic = 'serve' | 'list' | 'call' | 'login' | 'logout';
 
-/**
- * The commands with help, in the order the program help lists them. (`login` joins them once the
- * OAuth flow it runs is on this branch: see NOTES-issue12-pieces.md.)
- */
-export const HELP_TOPICS: readonly HelpTopic[] = ['serve', 'list', 'call', 'logout'];
+/** The commands with help, in the order the program help lists them. */
+export const HELP_TOPICS: readonly HelpTopic[] = ['serve', 'list', 'call', 'login', 'logout'];
 
 type Rows = ReadonlyArray<readonly [string, string]>;
 
@@ -58,6 +55,7 @@ const CREDENTIALS_FILE = `$XDG_CONFIG_HOME/toolwire/credentials.json (by default
 
 const CLIENT_OPTIONS: Rows = [
   ['--header <Name: value>', 'A request header for a URL, e.g. Authorization (repeatable)'],
+  ['--allow-loopback-http', 'Accept http:// OAuth endpoints on loopback hosts (development)'],
   ['--max-message-bytes <n>', 'Largest message accepted from the server (default 4MiB; 16MiB...)'],
   ['--json-output', 'Print JSON on stdout: the answer, or {"error": {...}} for any failure'],
   ['-h, --help', 'Show this help'],
@@ -117,7 +115,9 @@ serve has no authentication: a --host that is not a loopback address is refused 
     usage: ['toolwire list [options] <url>', 'toolwire list [options] -- <command> [args...]'],
     about: `List the tools of the server at a URL (Streamable HTTP, falling back to HTTP+SSE), or of a
 stdio server started by the command: name, title, description, parameters, behaviour hints
-(declared by the server, untrusted), output schema and task support.`,
+(declared by the server, untrusted), output schema and task support. A URL you signed in to with
+toolwire login is called with the tokens stored for it (refreshed when they expire), unless
+--header gives an Authorization of your own.`,
     options: CLIENT_OPTIONS,
   },
   call: {
@@ -127,7 +127,8 @@ stdio server started by the command: name, title, description, parameters, behav
     ],
     about: `Call one tool and print its result on stdout (a tool error goes to stderr, exit status 1).
 Progress shows as a bar on a terminal. A tool that requires a task runs as one, its status
-changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130.`,
+changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130. Tokens stored
+by toolwire login for the URL are used as with list.`,
     options: [
       ['--arg <key=value>', "One argument, typed from the tool's input schema (repeatable)"],
       ['--json <object>', 'All arguments as a JSON object (--arg entries override it)'],
@@ -198,6 +199,7 @@ ${columns(
     ['toolwire list [options] -- <command>', '... or of a stdio server the command starts'],
     ['toolwire call <tool> [options] <url>', 'Call one tool'],
     ['toolwire call <tool> [options] -- <command>', '... of a stdio server the command starts'],
+    ['toolwire login <url> [options]', 'Sign in to a server (OAuth); list and call use it'],
     ['toolwire logout <url>', 'Forget the tokens stored for a server'],
     ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],
     ['toolwire --version', 'Print the version'],

@@ -260,3 +260,22 @@ describe('issue 12: a server that moves to another authorization server', () => 
     }
   });
 });
+
+describe('issue 12: authorize() on a server that takes no tokens', () => {
+  it('says there is nothing to log in to, and sends nobody anywhere', async () => {
+    fake.script.mcp = mcpAnswer;
+    fake.script.resourceMetadata = () => undefined;
+    const browser = headlessBrowser();
+    const oauth = new OAuthClient({
+      allowLoopbackHttp: true,
+      openAuthorizationUrl: browser.open,
+      redirectReceiver: browser.receiver,
+    });
+    await expect(oauth.authorize(fake.endpoint)).rejects.toMatchObject({
+      reason: 'not_protected',
+      message: expect.stringMatching(/did not ask for authorization \(HTTP 200\)/),
+    });
+    expect(browser.opened).toEqual([]);
+    expect(fake.requestsTo('/register')).toHaveLength(0);
+  });
+});

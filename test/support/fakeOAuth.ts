@@ -20,7 +20,7 @@ export interface Seen {
 export interface FakeScript {
   /** The MCP endpoint's answer to a request (default: 401 with resource_metadata). */
   mcp(request: Seen): { status: number; headers?: Record<string, string>; body?: string };
-  /** The protected resource metadata (default: this resource, this issuer). */
+  /** The protected resource metadata (default: this resource, this issuer); undefined: 404. */
   resourceMetadata(): unknown;
   /** The authorization server metadata (default: this issuer, S256, registration). */
   serverMetadata(): unknown;
@@ -120,8 +120,10 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
           res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
           return;
         }
-        case '/.well-known/oauth-protected-resource/mcp':
-          return json(res, 200, script.resourceMetadata());
+        case '/.well-known/oauth-protected-resource/mcp': {
+          const metadata = script.resourceMetadata();
+          return metadata === undefined ? json(res, 404, {}) : json(res, 200, metadata);
+        }
         case '/.well-known/oauth-authorization-server':
           return json(res, 200, script.serverMetadata());
         case '/register':

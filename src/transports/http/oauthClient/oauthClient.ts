@@ -26,6 +26,7 @@ import {
   type RegistrationOptions,
 } from './registration.js';
 import { selectScope } from './scopeSelection.js';
+import { probeServer } from './probe.js';
 import { requestTokens } from './tokenEndpoint.js';
 import type {
   OAuthStore,
@@ -204,54 +205,21 @@ export class OAuthClient implements HttpAuthorization {
     options: { scopes?: readonly string[]; signal?: AbortSignal } = {},
   ): Promise<AuthorizationResult> {
     const endpoint = new URL(serverUrl);
-    const challenge = bearerChallenge(await this.probe(endpoint, options.signal));
+    const probe = await probeServer(this.options.fetch ?? fetch, endpoint, {
+      clientName: this.registration.description.clientName,
+      signal: options.signal,
+    });
+    const challenge = bearerChallenge(probe.challenge);
     return this.single(resourceKeyOf(endpoint), () =>
       this.authorizeAt(endpoint, {
         resourceMetadata: challenge?.get('resource_metadata'),
         scope: options.scopes?.join(' ') ?? challenge?.get('scope'),
         held: undefined,
         signal: options.signal,
+        // A server that did not answer 401 must say, in metadata, that it takes tokens.
+        unprotected: probe.status === 401 ? undefined : probe.status,
       }),
     );
-  }
-
-  /**
-   * The `WWW-Authenticate` header a request without a token gets: an `initialize` POST, the
-   * request every session starts with (the URL is the one the application connects to).
-   */
-  private async probe(endpoint: URL, signal: AbortSignal | undefined): Promise<string | null> {
-    const fetcher = this.options.fetch ?? fetch;
-    const response = await fetcher(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: this.registration.description.clientName, version: '0' },
-        },
-      }),
-      redirect: 'manual',
-      signal: signal
-        ? AbortSignal.any([signal, AbortSignal.timeout(30_000)])
-        : AbortSignal.timeout(30_000),
-    }).catch((error: unknown) => {
-      throw new OAuthError(
-        'unauthorized',
-        `${endpoint.href} could not be reached: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
-    });
-    await response.body?.cancel().catch(() => {});
-    return response.headers.get('www-authenticate');
   }
 
   /** Forgets the tokens held for the MCP server at `serverUrl`; returns what was removed. */
@@ -351,6 +319,8 @@ export class OAuthClient implements HttpAuthorization {
       scope: string | undefined;
       held: string | undefined;
       signal: AbortSignal | undefined;
+      /** The status of a probe that was not refused 401. */
+      unprotected?: number | undefined;
     },
   ): Promise<AuthorizationResult> {
     const resource = resourceKeyOf(endpoint);
@@ -365,6 +335,12 @@ export class OAuthClient implements HttpAuthorization {
       fromChallenge: input.resourceMetadata,
       signal: input.signal,
     });
+    if (!metadata && input.unprotected !== undefined)
+      throw new OAuthError(
+        'not_protected',
+        `${resource} did not ask for authorization (HTTP ${input.unprotected}) and publishes no ` +
+          'protected resource metadata: there is nothing to log in to',
+      );
     const server = metadata
       ? await discoverAuthorizationServer(
           http,

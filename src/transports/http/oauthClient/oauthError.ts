@@ -24,6 +24,7 @@ export type OAuthFailure =
   | 'token_request_failed'
   | 'step_up_limit'
   | 'unauthorized'
+  | 'not_protected'
   | (string & {});
 
 /** An authorization that could not be obtained (LocalError code `authorization`). */
