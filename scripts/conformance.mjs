@@ -64,28 +64,6 @@ export const AUTH_SCENARIOS = [
   'auth/dpop-nonce',
   'auth/wif-jwt-bearer',
 ];
-/**
- * Scenarios whose test servers speak only the 2026-07-28 wire: their authorization checks all
- * pass, then toolwire's client, which does not speak that revision's stateless lifecycle yet,
- * stops at its first MCP request. Reported apart; the suite's baseline cannot hold them (it
- * judges by checks, and every check passes).
- */
-export const WIRE_2026_ONLY = [
-  'auth/iss-supported',
-  'auth/iss-not-advertised',
-  'auth/offline-access-scope',
-  'auth/offline-access-not-supported',
-  'auth/authorization-server-migration',
-];
-/**
- * Checks of those scenarios that come after the first MCP request, so they cannot pass before the
- * client speaks 2026-07-28: the migration scenario moves its resource to the second authorization
- * server only once a request with the first server's token went through. toolwire's re-registration
- * on such a move is tested in test/regression/issue-12-oauth-client-attacks.test.ts.
- */
-export const WIRE_2026_BLOCKED_CHECKS = {
-  'auth/authorization-server-migration': ['sep-2352-reregister-on-as-change'],
-};
 export const NEXT_EXPECTED_FAILURES = `${root}test/conformance/expected-failures-next.yml`;
 
 /** Installs Node 22 and the suite into .cache/conformance when missing; throws if it cannot. */
@@ -204,15 +182,9 @@ export function runClientScenario(scenario) {
   ]);
 }
 
-/**
- * One client scenario of 0.2.0-alpha.12 with the baseline of expected failures (the scenarios in
- * WIRE_2026_ONLY without it).
- */
+/** One client scenario of 0.2.0-alpha.12, with the baseline of expected failures. */
 export function runNextClientScenario(scenario) {
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
-  const baseline = WIRE_2026_ONLY.includes(scenario)
-    ? []
-    : ['--expected-failures', NEXT_EXPECTED_FAILURES];
   return run(NODE22, [
     '--import',
     pathToFileURL(LOOPBACK).href,
@@ -222,7 +194,8 @@ export function runNextClientScenario(scenario) {
     command,
     '--scenario',
     scenario,
-    ...baseline,
+    '--expected-failures',
+    NEXT_EXPECTED_FAILURES,
     '--timeout',
     '30000',
     '-o',
@@ -236,24 +209,10 @@ export function checkCounts(output) {
   return m ? { passed: +m[1], total: +m[2], failed: +m[3], warnings: +m[4] } : undefined;
 }
 
-/** True when every check passed but those that need the 2026-07-28 wire. */
-function blockedOnly(scenario, output, counts) {
-  if (!counts || counts.warnings > 0 || counts.passed === 0) return false;
-  const blocked = WIRE_2026_BLOCKED_CHECKS[scenario] ?? [];
-  const failed = failedChecks(output);
-  return failed.length === counts.failed && failed.every((id) => blocked.includes(id));
-}
-
-/** The ids of the checks a run printed as failed. */
-export function failedChecks(output) {
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
-  return [...plain.matchAll(/\[([a-z0-9-]+)\s*\]\s+FAILURE/g)].map((m) => m[1]);
-}
-
 /**
- * Runs every auth scenario (two at a time) and sorts them: `passed` (exit 0: passing, or failing
- * only as the baseline expects), `wire2026` (every check passed, the client stopped at the 2026-07-28
- * wire), `failed` (anything else). Resolves with the lists and a line per scenario.
+ * Runs every auth scenario (two at a time) and sorts them: `passed` (exit 0, every check passed),
+ * `expected` (exit 0, failing only as the baseline expects), `failed` (anything else). Resolves
+ * with the lists and a line per scenario.
  */
 export async function runAuthScenarios() {
   const results = new Map();
@@ -264,7 +223,7 @@ export async function runAuthScenarios() {
         results.set(s, await runNextClientScenario(s));
     }),
   );
-  const sorted = { passed: [], expected: [], wire2026: [], failed: [], lines: [] };
+  const sorted = { passed: [], expected: [], failed: [], lines: [] };
   for (const scenario of AUTH_SCENARIOS) {
     const r = results.get(scenario);
     const counts = checkCounts(r.output);
@@ -272,8 +231,6 @@ export async function runAuthScenarios() {
     let verdict;
     if (r.code === 0 && allChecks) verdict = 'passed';
     else if (r.code === 0) verdict = 'expected';
-    else if (WIRE_2026_ONLY.includes(scenario) && blockedOnly(scenario, r.output, counts))
-      verdict = 'wire2026';
     else verdict = 'failed';
     sorted[verdict].push(scenario);
     const c = counts
@@ -314,7 +271,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`\nclient auth/* scenarios of 0.2.0-alpha.12:\n${auth.lines.join('\n')}`);
   console.log(
     `auth: ${auth.passed.length} passed, ${auth.expected.length} expected failures (extensions), ` +
-      `${auth.wire2026.length} authorized but stopped at the 2026-07-28 wire, ${auth.failed.length} failed`,
+      `${auth.failed.length} failed`,
   );
   failed ||= auth.failed.length > 0;
   process.exitCode = failed ? 1 : 0;

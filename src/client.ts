@@ -2,7 +2,13 @@
  * @module `toolwire/client`: the MCP tools client, its approval policy and audit trail.
  */
 export { McpClient } from './client/mcpClient.js';
-export type { CallToolOptions, ClientOptions, ConnectClientOptions } from './client/mcpClient.js';
+export type {
+  CallToolOptions,
+  ClientOptions,
+  ConnectClientOptions,
+  ProtocolEra,
+  ServerDescription,
+} from './client/mcpClient.js';
 export type {
   ClientHandlers,
   HandlerCapabilityOptions,

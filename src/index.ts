@@ -97,6 +97,8 @@ export type {
   ConnectClientOptions,
   HandlerCapabilityOptions,
   Progress,
+  ProtocolEra,
+  ServerDescription,
   ServerRequestContext,
   WalkOptions,
 } from './client.js';
@@ -116,8 +118,12 @@ export type {
   RequestId,
 } from './jsonrpc/types.js';
 export { JsonSchemaNotLoaded, preloadJsonSchemaSupport } from './protocol/ajvLoader.js';
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/versions.js';
-export type { ProtocolVersion } from './protocol/versions.js';
+export {
+  LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './protocol/versions.js';
+export type { ModernProtocolVersion, ProtocolVersion, Revision } from './protocol/versions.js';
 export type {
   Annotations,
   AudioContent,

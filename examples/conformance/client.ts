@@ -30,6 +30,9 @@ const client = new McpClient(
   {
     // Accept every elicitation without filling anything in: the schema's defaults apply (SEP-1034).
     handlers: { elicitation: () => ({ action: 'accept', content: {} }) },
+    // The suite names the revision its test server speaks: 2026-07-28 is the stateless one.
+    protocolEra:
+      process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] === '2026-07-28' ? 'modern' : 'legacy',
   },
 );
 /**

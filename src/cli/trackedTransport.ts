@@ -46,8 +46,8 @@ export class TrackedTransport implements Transport {
     return this.inner.close();
   }
 
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
+  setProtocolVersion(version: string, options?: { stateless?: boolean }): void {
+    this.inner.setProtocolVersion?.(version, options);
   }
 
   get sessionId(): string | undefined {

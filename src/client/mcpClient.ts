@@ -15,19 +15,30 @@ import {
   type CallToolResult,
   type ClientCapabilities,
   type Implementation,
-  type InitializeResult,
   type ListToolsResult,
   type LoggingLevel,
   type LoggingMessageParams,
+  type ServerCapabilities,
   type Tool,
 } from '../protocol/types.js';
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type ModernProtocolVersion,
   type ProtocolVersion,
+  type Revision,
   type RevisionFeatures,
 } from '../protocol/versions.js';
+import {
+  checkResultType,
+  paramHeadersOf,
+  paramHeaderValues,
+  parseDiscoverResult,
+  statelessRequestMeta,
+  type ParamHeader,
+} from '../protocol/statelessRevision.js';
+import { answerInputRequests } from './inputRequests.js';
 import type { JsonSchemaDialect } from '../protocol/jsonSchema.js';
 import { ApprovalGate, type ApprovalPolicy, type AuditSink } from './approval.js';
 import { OutputValidator } from './outputValidator.js';
@@ -44,8 +55,28 @@ import {
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
 import type { ClientInstrumentation, ClientSessionView } from './instrumentation.js';
 
+/**
+ * How the client talks to servers: `legacy` (the default), the `initialize` handshake of
+ * 2024-11-05 to 2025-11-25; `modern`, the stateless 2026-07-28 revision (`server/discover`, the
+ * revision and capabilities in every request's `_meta`).
+ */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What the client knows of the server once connected (from `initialize` or `server/discover`). */
+export interface ServerDescription {
+  protocolVersion: Revision;
+  capabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions?: string;
+}
+
+/** Rounds of input (2026-07-28 `input_required` results) one call may take. */
+const MAX_INPUT_ROUNDS = 8;
+
 /** Client options; every limit has a default (README: Limits). */
 export interface ClientOptions extends HandlerCapabilityOptions {
+  /** `legacy` (default) or `modern` (2026-07-28, stateless; tools only). */
+  protocolEra?: ProtocolEra;
   /** Answers to server requests; each one declares its capability. */
   handlers?: ClientHandlers;
   /** Extra capabilities (e.g. `experimental`). */
@@ -119,7 +150,11 @@ export class McpClient {
   private connection: Connection | undefined;
   /** Listeners of status notifications, per task id (tasks run by callTool). */
   private readonly taskWatchers = new Map<string, Set<(task: Task) => void>>();
-  private init: InitializeResult | undefined;
+  private init: ServerDescription | undefined;
+  /** On the stateless revision: the `_meta` every request carries. */
+  private statelessMeta: JsonObject | undefined;
+  /** On the stateless revision: each listed tool's `x-mcp-header` annotations. */
+  private readonly paramHeaders = new Map<string, readonly ParamHeader[]>();
   private cache: Map<string, Tool> | undefined;
   private cacheTrusted = false;
   private refreshing: Promise<void> | undefined;
@@ -151,7 +186,7 @@ export class McpClient {
   async connect(
     transport: Transport,
     options: ConnectClientOptions = {},
-  ): Promise<InitializeResult> {
+  ): Promise<ServerDescription> {
     if (this.connection) throw new LocalError('transport', 'This client is already connected');
     claimTransport(transport, 'McpClient.connect');
     const accepted = this.options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
@@ -187,6 +222,8 @@ export class McpClient {
         ...this.options.capabilities,
         ...capabilitiesFor(this.options.handlers ?? {}, this.options),
       };
+      if (this.options.protocolEra === 'modern')
+        return await this.discover({ connection, transport, capabilities }, options);
       const raw = await connection.request(
         'initialize',
         {
@@ -213,13 +250,62 @@ export class McpClient {
       return init;
     } catch (error) {
       this.connection = undefined;
+      this.statelessMeta = undefined;
       await connection.close().catch(() => {});
       throw error;
     }
   }
 
+  /**
+   * The stateless revision's start: `server/discover`, with the revision told to the transport
+   * first (HTTP sends it, and each message's method and name, as headers).
+   */
+  private async discover(
+    session: { connection: Connection; transport: Transport; capabilities: ClientCapabilities },
+    options: ConnectClientOptions,
+  ): Promise<ServerDescription> {
+    const version: ModernProtocolVersion = '2026-07-28';
+    // 2026-07-28 has no roots/list_changed: the roots capability has no members.
+    const capabilities = session.capabilities.roots
+      ? { ...session.capabilities, roots: {} }
+      : session.capabilities;
+    session.transport.setProtocolVersion?.(version, { stateless: true });
+    const meta = statelessRequestMeta(version, { capabilities, info: this.clientInfo });
+    this.statelessMeta = meta;
+    const found = parseDiscoverResult(
+      await session.connection.request(
+        'server/discover',
+        { _meta: meta },
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        },
+      ),
+    );
+    if (!found.supportedVersions.includes(version))
+      throw new LocalError(
+        'unsupported-version',
+        `The server supports ${found.supportedVersions.join(', ') || 'no revision'}, not ${version}`,
+      );
+    this.init = {
+      protocolVersion: version,
+      capabilities: found.capabilities,
+      serverInfo: found.serverInfo ?? { name: 'unknown', version: '' },
+      ...(found.instructions !== undefined ? { instructions: found.instructions } : {}),
+    };
+    return this.init;
+  }
+
+  /** Params as sent: on the stateless revision, with the session's `_meta` merged in. */
+  private withMeta(params: JsonObject): JsonObject {
+    const meta = this.statelessMeta;
+    if (!meta) return params;
+    const own = params['_meta'];
+    return { ...params, _meta: own && typeof own === 'object' ? { ...own, ...meta } : meta };
+  }
+
   /** The negotiated revision. */
-  get protocolVersion(): ProtocolVersion | undefined {
+  get protocolVersion(): Revision | undefined {
     return this.init?.protocolVersion;
   }
 
@@ -229,7 +315,7 @@ export class McpClient {
   }
 
   /** The server's capabilities. */
-  get serverCapabilities(): InitializeResult['capabilities'] | undefined {
+  get serverCapabilities(): ServerCapabilities | undefined {
     return this.init?.capabilities;
   }
 
@@ -246,18 +332,15 @@ export class McpClient {
   /** Lists every tool, walking all pages, and refreshes the cache. */
   async listTools(options: WalkOptions = {}): Promise<Tool[]> {
     const connection = this.ready('tools');
-    const tools = await listAllTools(
-      (cursor, signal) =>
-        connection.request(
-          'tools/list',
-          cursor === undefined ? {} : { cursor },
-          signal ? { signal } : {},
-        ),
+    const listed = await listAllTools(
+      (cursor, signal) => this.listPage(connection, cursor, signal),
       (problem) => this.report(new LocalError('invalid-response', problem)),
       { maxPages: this.options.maxListPages ?? 1000, ...options },
     );
+    const tools = this.statelessMeta ? this.withParamHeaders(listed) : listed;
     this.cache = new Map(tools.map((t) => [t.name, t]));
-    this.cacheTrusted = this.init?.capabilities.tools?.listChanged === true;
+    // 2026-07-28 announces changes only on a subscriptions/listen stream, which is not opened.
+    this.cacheTrusted = !this.statelessMeta && this.init?.capabilities.tools?.listChanged === true;
     await this.gate.observe(tools);
     return tools;
   }
@@ -266,15 +349,45 @@ export class McpClient {
   pages(options: WalkOptions = {}): AsyncGenerator<ListToolsResult> {
     const connection = this.ready('tools');
     return walkPages(
-      (cursor, signal) =>
-        connection.request(
-          'tools/list',
-          cursor === undefined ? {} : { cursor },
-          signal ? { signal } : {},
-        ),
+      (cursor, signal) => this.listPage(connection, cursor, signal),
       (problem) => this.report(new LocalError('invalid-response', problem)),
       { maxPages: this.options.maxListPages ?? 1000, ...options },
     );
+  }
+
+  /** One `tools/list` request. */
+  private async listPage(
+    connection: Connection,
+    cursor: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject> {
+    const raw = await connection.request(
+      'tools/list',
+      this.withMeta(cursor === undefined ? {} : { cursor }),
+      signal ? { signal } : {},
+    );
+    if (this.statelessMeta && checkResultType(raw, 'tools/list') !== 'complete')
+      throw new LocalError('invalid-response', 'The tools/list result asks for input');
+    return raw;
+  }
+
+  /**
+   * Keeps each tool's `x-mcp-header` annotations for its calls, and drops (reported) a tool whose
+   * annotations are invalid, as 2026-07-28 requires of clients.
+   */
+  private withParamHeaders(tools: Tool[]): Tool[] {
+    this.paramHeaders.clear();
+    return tools.filter((tool) => {
+      const found = paramHeadersOf(tool);
+      if ('problem' in found) {
+        this.report(
+          new LocalError('invalid-tool', `Tool "${tool.name}" is left out: ${found.problem}`),
+        );
+        return false;
+      }
+      if (found.headers.length > 0) this.paramHeaders.set(tool.name, found.headers);
+      return true;
+    });
   }
 
   /** Calls a tool. Rejects with RpcError (protocol errors) or LocalError (timeout, denied, invalid output...). */
@@ -285,8 +398,13 @@ export class McpClient {
   ): Promise<CallToolResult> {
     const connection = this.ready('tools');
     const validate = options.validateOutput ?? this.options.validateStructuredContent ?? true;
-    const tasksOffered = this.init?.capabilities.tasks?.requests?.tools?.call !== undefined;
-    const needsDefinition = validate || this.options.approval || this.options.audit || tasksOffered;
+    const stateless = this.statelessMeta !== undefined;
+    if (stateless && options.task !== undefined && options.task !== false)
+      throw new LocalError('invalid-tool', 'Tasks are not part of the 2026-07-28 revision');
+    const tasksOffered =
+      !stateless && this.init?.capabilities.tasks?.requests?.tools?.call !== undefined;
+    const needsDefinition =
+      validate || this.options.approval || this.options.audit || tasksOffered || stateless;
     const tool = needsDefinition ? await this.definitionOf(name) : undefined;
     const asTask = tasksOffered && this.shouldRunAsTask(tool, name, options.task);
     // Before anything runs: a result that could not be validated must not cost a side effect.
@@ -324,17 +442,7 @@ export class McpClient {
               watch: (taskId, listener) => this.watchTask(taskId, listener),
             },
           )
-        : await connection.request('tools/call', params, {
-            ...(options.signal ? { signal: options.signal } : {}),
-            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-            ...(options.maxTotalTimeoutMs !== undefined
-              ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs }
-              : {}),
-            ...(options.resetTimeoutOnProgress !== undefined
-              ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress }
-              : {}),
-            ...(options.onprogress ? { onprogress: options.onprogress } : {}),
-          });
+        : await this.requestCall(connection, params, options);
       const result = parseCallToolResult(raw, this.features());
       if (validator && tool) this.validator.check(tool, validator, result);
       this.gate.finished(name, { isError: result.isError === true }, startedAt);
@@ -345,9 +453,58 @@ export class McpClient {
     }
   }
 
+  /**
+   * One `tools/call` request; on the stateless revision with its `_meta` and `Mcp-Param-*`
+   * headers, and sent again with the client's answers while the server asks for input.
+   */
+  private async requestCall(
+    connection: Connection,
+    params: JsonObject,
+    options: CallToolOptions,
+  ): Promise<JsonObject> {
+    const name = params['name'] as string;
+    const headers = this.paramHeaders.get(name);
+    const sendOptions = {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxTotalTimeoutMs !== undefined
+        ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs }
+        : {}),
+      ...(options.resetTimeoutOnProgress !== undefined
+        ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress }
+        : {}),
+      ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      ...(headers
+        ? { headers: paramHeaderValues(headers, params['arguments'] as Record<string, unknown>) }
+        : {}),
+    };
+    let raw = await connection.request('tools/call', this.withMeta(params), sendOptions);
+    if (!this.statelessMeta) return raw;
+    for (let round = 1; checkResultType(raw, 'tools/call') === 'input_required'; round++) {
+      if (round > MAX_INPUT_ROUNDS)
+        throw new LocalError(
+          'invalid-response',
+          `The server asked for input more than ${MAX_INPUT_ROUNDS} times for one call to "${name}"`,
+        );
+      const inputResponses = await answerInputRequests(
+        this.serverRequests,
+        raw['inputRequests'],
+        options.signal,
+      );
+      const state = raw['requestState'];
+      const next: JsonObject = { ...params };
+      if (inputResponses) next['inputResponses'] = inputResponses;
+      if (typeof state === 'string') next['requestState'] = state;
+      raw = await connection.request('tools/call', this.withMeta(next), sendOptions);
+    }
+    return raw;
+  }
+
   /** The status of a task (`tasks/get`). */
   async getTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<Task> {
-    return parseTask(await this.ready('tasks').request('tasks/get', { taskId }, options));
+    return parseTask(
+      await this.ready('tasks', 'tasks/get').request('tasks/get', { taskId }, options),
+    );
   }
 
   /** One page of this caller's tasks (`tasks/list`). */
@@ -355,7 +512,7 @@ export class McpClient {
     options: { cursor?: string; signal?: AbortSignal } = {},
   ): Promise<{ tasks: Task[]; nextCursor?: string }> {
     const params = options.cursor === undefined ? {} : { cursor: options.cursor };
-    const raw = await this.ready('tasks').request(
+    const raw = await this.ready('tasks', 'tasks/list').request(
       'tasks/list',
       params,
       options.signal ? { signal: options.signal } : {},
@@ -373,36 +530,39 @@ export class McpClient {
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<CallToolResult> {
     return parseCallToolResult(
-      await this.ready('tasks').request('tasks/result', { taskId }, options),
+      await this.ready('tasks', 'tasks/result').request('tasks/result', { taskId }, options),
       this.features(),
     );
   }
 
   /** Cancels a task (`tasks/cancel`); -32602 when it already ended. */
   async cancelTask(taskId: string): Promise<Task> {
-    return parseTask(await this.ready('tasks').request('tasks/cancel', { taskId }));
+    return parseTask(await this.ready('tasks', 'tasks/cancel').request('tasks/cancel', { taskId }));
   }
 
   /** Pings the server. */
   async ping(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    await this.ready().request('ping', undefined, options);
+    await this.ready(undefined, 'ping').request('ping', undefined, options);
   }
 
   /** Sets the minimum level of log messages the server sends. */
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
     if (!LOGGING_LEVELS.includes(level)) throw new RangeError(`Unknown logging level ${level}`);
-    await this.ready('logging').request('logging/setLevel', { level });
+    await this.ready('logging', 'logging/setLevel').request('logging/setLevel', { level });
   }
 
   /** Tells the server the roots changed. */
   async notifyRootsListChanged(): Promise<void> {
-    await this.ready().notify('notifications/roots/list_changed');
+    await this.ready(undefined, 'notifications/roots/list_changed').notify(
+      'notifications/roots/list_changed',
+    );
   }
 
   /** Closes the connection. */
   async close(): Promise<void> {
     const connection = this.connection;
     this.connection = undefined;
+    this.statelessMeta = undefined;
     await connection?.close();
   }
 
@@ -421,7 +581,7 @@ export class McpClient {
     instrument: ClientInstrumentation,
     transport: Transport,
   ): NonNullable<ConnectionOptions['interceptRequest']> {
-    const init = (): InitializeResult | undefined => this.init;
+    const init = (): ServerDescription | undefined => this.init;
     const session: ClientSessionView = {
       get protocolVersion() {
         return init()?.protocolVersion;
@@ -448,9 +608,14 @@ export class McpClient {
     return true;
   }
 
-  private ready(capability?: 'tools' | 'logging' | 'tasks'): Connection {
+  private ready(capability?: 'tools' | 'logging' | 'tasks', method?: string): Connection {
     if (!this.connection || !this.init)
       throw new LocalError('not-connected', 'The client is not connected');
+    if (method !== undefined && this.statelessMeta)
+      throw new LocalError(
+        'unsupported-version',
+        `${method} is not part of the 2026-07-28 revision this client speaks to the server`,
+      );
     if (this.connection.closed) throw new LocalError('closed', 'The connection is closed');
     if (capability && !this.init.capabilities[capability]) {
       throw new LocalError(

@@ -140,7 +140,7 @@ function elicitParams(
 export async function answerServerRequest(
   host: ServerRequestHost,
   request: JsonRpcRequest,
-  incoming: IncomingRequestContext,
+  incoming: Pick<IncomingRequestContext, 'signal'>,
 ): Promise<JsonObject> {
   const handlers = host.handlers;
   const params = request.params ?? {};

@@ -55,6 +55,8 @@ export interface RequestOptions {
   relatedRequestId?: RequestId;
   /** False for requests that must never be cancelled (`initialize`). Default true. */
   cancellable?: boolean;
+  /** Headers for the transport's HTTP request (see {@link SendOptions.headers}). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** An outgoing request as a {@link RequestInterceptor} sees it, before it is sent. */
@@ -246,7 +248,11 @@ export class Connection {
       sentParams === undefined
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: sentParams };
-    this.transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) =>
+    const how =
+      options.headers === undefined
+        ? sendOptions(options.relatedRequestId)
+        : { ...sendOptions(options.relatedRequestId), headers: options.headers };
+    this.transport.send(message, how).catch((error: unknown) =>
       this.pending.fail(
         id,
         // A refused authorization is the caller's to act on (log in again...): passed on as is.

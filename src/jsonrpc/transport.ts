@@ -54,6 +54,12 @@ export interface SendOptions {
    * HTTP) put it on that request's stream.
    */
   readonly relatedRequestId?: RequestId;
+  /**
+   * Headers for the HTTP request carrying this message (the `Mcp-Param-*` headers of a stateless
+   * `tools/call`), values as they are: HTTP encodes those that a header cannot carry plainly.
+   * Other transports ignore them.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A bidirectional message channel. */
@@ -105,8 +111,12 @@ export interface Transport {
   pauseReceiving?(): void;
   /** Deliver incoming messages again, starting with any held back. */
   resumeReceiving?(): void;
-  /** Told the negotiated revision once initialization is done (HTTP sends it as a header). */
-  setProtocolVersion?(version: string): void;
+  /**
+   * Told the negotiated revision once initialization is done (HTTP sends it as a header). On a
+   * stateless revision (`stateless`: 2026-07-28) it is told before the first request, and HTTP
+   * also mirrors each message's method and name in headers.
+   */
+  setProtocolVersion?(version: string, options?: { stateless?: boolean }): void;
   /** The MCP session id the transport carries (Streamable HTTP `Mcp-Session-Id`), once known. */
   readonly sessionId?: string | undefined;
 }

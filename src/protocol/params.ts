@@ -178,7 +178,8 @@ export function parseCallToolResult(
     if (problem) throw invalidOutput(`content[${i}] ${problem}`);
   }
   const structured = result['structuredContent'];
-  if (structured !== undefined && !isPlainObject(structured))
+  // 2026-07-28 lets structured content be any JSON value; before, it is an object.
+  if (structured !== undefined && !features.stateless && !isPlainObject(structured))
     throw invalidOutput('"structuredContent" must be an object');
   const isError = result['isError'];
   if (isError !== undefined && typeof isError !== 'boolean')

@@ -17,6 +17,23 @@ export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 /** The newest revision: offered by clients, and by servers when the client's is unknown. */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
 
+/**
+ * The stateless revisions (2026-07-28: no `initialize`, no sessions, `_meta` on every request).
+ * toolwire's client speaks them for tools when asked to (`protocolEra`); its server does not yet.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+/** One stateless revision. */
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** Any revision toolwire knows: the handshake ones and the stateless ones. */
+export type Revision = ProtocolVersion | ModernProtocolVersion;
+
+/** True for a stateless revision. */
+export function isModernVersion(value: unknown): value is ModernProtocolVersion {
+  return (MODERN_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
+}
+
 /** True when `value` is a revision toolwire implements. */
 export function isSupportedVersion(value: unknown): value is ProtocolVersion {
   return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
@@ -65,9 +82,15 @@ export interface RevisionFeatures {
    * Earlier peers receive tool schemas without `$schema`.
    */
   readonly schemaDialects: boolean;
+  /**
+   * The stateless lifecycle (2026-07-28): `server/discover` instead of `initialize`, the
+   * revision and client capabilities in every request's `_meta`, `resultType` on every result,
+   * `structuredContent` of any JSON type, no tasks utility, no requests from the server.
+   */
+  readonly stateless: boolean;
 }
 
-const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
+const FEATURES: Record<Revision, RevisionFeatures> = {
   '2024-11-05': {
     batches: false,
     toolAnnotations: false,
@@ -88,6 +111,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     samplingTools: false,
     elicitationModes: false,
     schemaDialects: false,
+    stateless: false,
   },
   '2025-03-26': {
     batches: true,
@@ -109,6 +133,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     samplingTools: false,
     elicitationModes: false,
     schemaDialects: false,
+    stateless: false,
   },
   '2025-06-18': {
     batches: false,
@@ -130,6 +155,7 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     samplingTools: false,
     elicitationModes: false,
     schemaDialects: false,
+    stateless: false,
   },
   '2025-11-25': {
     batches: false,
@@ -151,10 +177,33 @@ const FEATURES: Record<ProtocolVersion, RevisionFeatures> = {
     samplingTools: true,
     elicitationModes: true,
     schemaDialects: true,
+    stateless: false,
+  },
+  '2026-07-28': {
+    batches: false,
+    toolAnnotations: true,
+    completions: true,
+    audioContent: true,
+    progressMessage: true,
+    titles: true,
+    structuredOutput: true,
+    resourceLinks: true,
+    contentMeta: true,
+    lastModified: true,
+    elicitation: true,
+    icons: true,
+    tasks: false,
+    implementationDetails: true,
+    inputErrorsAsResults: true,
+    omitUnreadableErrorId: true,
+    samplingTools: true,
+    elicitationModes: true,
+    schemaDialects: true,
+    stateless: true,
   },
 };
 
 /** The feature table of one revision. */
-export function featuresOf(version: ProtocolVersion): RevisionFeatures {
+export function featuresOf(version: Revision): RevisionFeatures {
   return FEATURES[version];
 }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import type { ProtocolVersion } from '../../src/protocol/versions.js';
+import type { ProtocolVersion, Revision } from '../../src/protocol/versions.js';
 
 /** The repository's copy of the official spec material: `<revision>/schema.json` and examples. */
 export const SPEC_DIR = fileURLToPath(new URL('../spec/', import.meta.url));
@@ -22,7 +22,7 @@ export const SPEC_DIR = fileURLToPath(new URL('../spec/', import.meta.url));
 export const EXAMPLES_2025_11_25 = `${SPEC_DIR}2025-11-25/examples`;
 
 /** The official JSON Schema of one revision (the repository's copy). */
-export function schemaFile(version: ProtocolVersion): string {
+export function schemaFile(version: Revision): string {
   return `${SPEC_DIR}${version}/schema.json`;
 }
 
@@ -117,7 +117,7 @@ interface RevisionSchemas {
 
 const loaded = new Map<string, RevisionSchemas>();
 
-function revision(version: ProtocolVersion, strict: boolean): RevisionSchemas {
+function revision(version: Revision, strict: boolean): RevisionSchemas {
   const key = `${version}:${strict}`;
   let r = loaded.get(key);
   if (r) return r;
@@ -139,14 +139,14 @@ function revision(version: ProtocolVersion, strict: boolean): RevisionSchemas {
 }
 
 /** True when the revision's schema defines `name`. */
-export function hasDefinition(version: ProtocolVersion, name: string): boolean {
+export function hasDefinition(version: Revision, name: string): boolean {
   const r = revision(version, false);
   return r.ajv.getSchema(`urn:mcp:${version}:false#/${r.defsKey}/${name}`) !== undefined;
 }
 
 /** Validates `value` against definition `name`; returns the problems (empty when valid). */
 export function validateDefinition(
-  version: ProtocolVersion,
+  version: Revision,
   name: string,
   value: unknown,
   strict = true,

@@ -85,8 +85,10 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
+  setProtocolVersion(version: string, options?: { stateless?: boolean }): void {
+    // A stateless revision is Streamable HTTP only: no HTTP+SSE fallback to try.
+    if (options?.stateless === true) this.decided = true;
+    this.inner.setProtocolVersion?.(version, options);
   }
 
   closeStream(requestId: RequestId): void {

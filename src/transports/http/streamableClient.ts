@@ -9,7 +9,8 @@ import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { ErrorCode, LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../jsonrpc/guards.js';
-import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
+import { headerValue } from './headerValue.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import { readBody } from './body.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
@@ -103,6 +104,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly url: URL;
   private session: string | undefined;
   private version: string | undefined;
+  /** A stateless revision: every POST mirrors its message's method and name in headers. */
+  private stateless = false;
   private readonly lifetime = new AbortController();
   private readonly outstanding = new Set<RequestId>();
   private initializeRequest: JsonRpcRequest | undefined;
@@ -135,13 +138,14 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on. */
-  setProtocolVersion(version: string): void {
+  setProtocolVersion(version: string, options?: { stateless?: boolean }): void {
     this.version = version;
+    this.stateless = options?.stateless === true;
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
     if (this.closed) throw new LocalError('closed', 'The transport is closed');
-    await this.post(message, true);
+    await this.post(message, true, options?.headers);
   }
 
   async close(): Promise<void> {
@@ -172,11 +176,20 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
-  /** Headers of a POST: the session's, and the content types the spec requires. */
-  private async postHeaders(): Promise<Record<string, string>> {
+  /**
+   * Headers of a POST: the session's, the content types the spec requires, and on a stateless
+   * revision the headers mirroring the message (`Mcp-Method`, `Mcp-Name`) and the caller's own.
+   */
+  private async postHeaders(
+    message?: JsonRpcMessage | JsonRpcMessage[],
+    extra?: Readonly<Record<string, string>>,
+  ): Promise<Record<string, string>> {
     const headers = await this.baseHeaders();
     headers['content-type'] = 'application/json';
     headers['accept'] = 'application/json, text/event-stream';
+    if (message !== undefined && this.stateless) mirrorHeaders(message, headers);
+    if (extra)
+      for (const [name, value] of Object.entries(extra)) headers[name] = headerValue(value);
     return headers;
   }
 
@@ -210,23 +223,28 @@ export class StreamableHttpClientTransport implements Transport {
   private async post(
     message: JsonRpcMessage | JsonRpcMessage[],
     mayReinitialize: boolean,
+    extraHeaders?: Readonly<Record<string, string>>,
   ): Promise<void> {
     if (isInitialize(message)) this.initializeRequest = message;
     const ids = requestIdsOf(message);
     for (const id of ids) this.outstanding.add(id);
     const hadSession = this.session !== undefined;
-    const response = await this.postOnce(message);
+    const response = await this.postOnce(message, extraHeaders);
     const assigned = response.headers.get('mcp-session-id');
     if (assigned !== null && isInitialize(message)) this.session = assigned;
     if (response.status === 404 && hadSession && mayReinitialize && !isInitialize(message)) {
       await response.body?.cancel();
       // The session ended on the server: open a new one, then send this message again.
       await this.reinitialize();
-      return this.post(message, false);
+      return this.post(message, false, extraHeaders);
     }
     if (!response.ok) {
       const text = await response.text().catch(() => '');
-      if (response.status === 429 && isRateLimitRefusal(text)) {
+      if (
+        (response.status === 429 && isRateLimitRefusal(text)) ||
+        (this.stateless && isErrorFor(text, ids))
+      ) {
+        // An answer in JSON-RPC terms: the request fails with the server's error.
         this.deliverText(text);
         return;
       }
@@ -263,11 +281,15 @@ export class StreamableHttpClientTransport implements Transport {
    * Sends a POST; a 429 or 503 with a `Retry-After` the client can honour is sent again after it
    * (backpressure from a server whose queue is full, not a failure).
    */
-  private async postOnce(message: JsonRpcMessage | JsonRpcMessage[]): Promise<Response> {
+  private async postOnce(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    extraHeaders?: Readonly<Record<string, string>>,
+  ): Promise<Response> {
     const body = JSON.stringify(message);
     const retries = this.options.maxBusyRetries ?? 10;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.fetch('POST', { headers: await this.postHeaders(), body });
+      const headers = await this.postHeaders(message, extraHeaders);
+      const response = await this.fetch('POST', { headers, body });
       if ((response.status !== 429 && response.status !== 503) || attempt >= retries)
         return response;
       if (response.status === 429) {
@@ -498,6 +520,41 @@ function isRateLimitRefusal(text: string): boolean {
       isPlainObject(parsed) &&
       isPlainObject(parsed['error']) &&
       parsed['error']['code'] === ErrorCode.RateLimited
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The request methods whose `Mcp-Name` header mirrors a param, and which param. */
+const NAMED: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** `Mcp-Method` and `Mcp-Name` of a stateless revision's message (2026-07-28, SEP-2243). */
+function mirrorHeaders(
+  message: JsonRpcMessage | JsonRpcMessage[],
+  headers: Record<string, string>,
+): void {
+  if (Array.isArray(message) || !('method' in message)) return;
+  headers['mcp-method'] = message.method;
+  const param = NAMED[message.method];
+  const value = param === undefined ? undefined : message.params?.[param];
+  if (typeof value === 'string') headers['mcp-name'] = headerValue(value);
+}
+
+/** True for a body holding a JSON-RPC error response to one of `ids`. */
+function isErrorFor(text: string, ids: readonly RequestId[]): boolean {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return (
+      isPlainObject(parsed) &&
+      isPlainObject(parsed['error']) &&
+      typeof parsed['error']['code'] === 'number' &&
+      isRequestId(parsed['id']) &&
+      ids.includes(parsed['id'])
     );
   } catch {
     return false;

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { Tool } from './types.js';
+import {
+  checkResultType,
+  paramHeadersOf,
+  paramHeaderValues,
+  parseDiscoverResult,
+} from './statelessRevision.js';
+
+const tool = (properties: Record<string, unknown>): Tool =>
+  ({ name: 't', inputSchema: { type: 'object', properties } });
+
+describe('x-mcp-header annotations', () => {
+  it('finds them through properties, nested too, with their paths', () => {
+    expect(
+      paramHeadersOf(
+        tool({
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          opts: { type: 'object', properties: { n: { type: 'integer', 'x-mcp-header': 'N' } } },
+          plain: { type: 'string' },
+        }),
+      ),
+    ).toEqual({
+      headers: [
+        { name: 'Region', path: ['region'] },
+        { name: 'N', path: ['opts', 'n'] },
+      ],
+    });
+  });
+
+  it.each([
+    [{ a: { type: 'number', 'x-mcp-header': 'A' } }, /not a string, integer or boolean/],
+    [{ a: { type: 'string', 'x-mcp-header': 'Bad Name' } }, /not a header name/],
+    [
+      {
+        a: { type: 'string', 'x-mcp-header': 'Dup' },
+        b: { type: 'string', 'x-mcp-header': 'dup' },
+      },
+      /declared twice/,
+    ],
+  ])('makes a tool unusable when invalid: %j', (properties, problem) => {
+    const found = paramHeadersOf(tool(properties));
+    expect('problem' in found && found.problem).toMatch(problem);
+  });
+
+  it('sends strings, integers and booleans, and nothing for an absent argument', () => {
+    const headers = [
+      { name: 'Region', path: ['region'] },
+      { name: 'N', path: ['opts', 'n'] },
+      { name: 'On', path: ['on'] },
+      { name: 'Gone', path: ['gone'] },
+    ];
+    expect(
+      paramHeaderValues(headers, { region: 'eu', opts: { n: 7 }, on: false, gone: null }),
+    ).toEqual({ 'mcp-param-region': 'eu', 'mcp-param-n': '7', 'mcp-param-on': 'false' });
+  });
+});
+
+describe('results of the stateless revision', () => {
+  it('an absent resultType is complete; an unknown one is refused', () => {
+    expect(checkResultType({}, 'tools/call')).toBe('complete');
+    expect(checkResultType({ resultType: 'input_required' }, 'tools/call')).toBe('input_required');
+    expect(() => checkResultType({ resultType: 'task' }, 'tools/call')).toThrow(
+      /resultType this client does not know: "task"/,
+    );
+  });
+
+  it('reads server/discover, and refuses one without versions or capabilities', () => {
+    expect(
+      parseDiscoverResult({
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } },
+      }),
+    ).toEqual({
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {} },
+      serverInfo: { name: 's', version: '1' },
+      instructions: undefined,
+    });
+    expect(() => parseDiscoverResult({ capabilities: {} })).toThrow(/supportedVersions/);
+    expect(() => parseDiscoverResult({ supportedVersions: [] })).toThrow(/capabilities/);
+  });
+});
