@@ -7,8 +7,10 @@ import {
   parseDiscoverResult,
 } from './statelessRevision.js';
 
-const tool = (properties: Record<string, unknown>): Tool =>
-  ({ name: 't', inputSchema: { type: 'object', properties } });
+const tool = (properties: Record<string, unknown>): Tool => ({
+  name: 't',
+  inputSchema: { type: 'object', properties },
+});
 
 describe('x-mcp-header annotations', () => {
   it('finds them through properties, nested too, with their paths', () => {
