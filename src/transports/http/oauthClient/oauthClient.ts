@@ -92,6 +92,12 @@ export interface AuthorizationResult {
   readonly registration: StoredClient['registration'];
 }
 
+/** Tokens held for an MCP server, with the key they are kept under. */
+interface Held {
+  readonly key: TokenKey;
+  readonly tokens: StoredTokens;
+}
+
 /** The key tokens for an MCP endpoint are kept under: its URL without fragment. */
 export function resourceKeyOf(endpoint: URL | string): string {
   const url = new URL(endpoint);
@@ -106,6 +112,8 @@ export class OAuthClient implements HttpAuthorization {
   private readonly registration: RegistrationOptions;
   /** Authorization servers by issuer, as discovered (refreshing needs the token endpoint). */
   private readonly servers = new Map<string, AuthorizationServer>();
+  /** Tokens per MCP server as last read or written (null: none held). */
+  private readonly known = new Map<string, Held | null>();
   /** One authorization or refresh at a time per MCP server: concurrent 401s share it. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
@@ -159,7 +167,10 @@ export class OAuthClient implements HttpAuthorization {
       await running;
       return true;
     }
-    const held = await this.held(resource);
+    const sent = this.known.get(resource)?.tokens.accessToken;
+    const held = await this.held(resource, true);
+    // The store holds other tokens than those refused (another process refreshed or logged in).
+    if (held && held.tokens.accessToken !== sent && context.attempt === 0) return true;
     if (response.status === 403) {
       if (challenge?.get('error') !== 'insufficient_scope') return false;
       const limit = this.options.maxStepUps ?? 2;
@@ -229,19 +240,38 @@ export class OAuthClient implements HttpAuthorization {
     if (issuer === undefined) return [];
     const key = { issuer, resource };
     if (!(await this.store.getTokens(key))) return [];
-    await this.store.deleteTokens(key);
+    await this.drop(key);
     return [key];
   }
 
-  /** The tokens held for an MCP server, with their key. */
-  private async held(
-    resource: string,
-  ): Promise<{ key: TokenKey; tokens: StoredTokens } | undefined> {
+  /**
+   * The tokens held for an MCP server, with their key: from this client's memory of them (a
+   * store such as the credentials file is read once, not on every request), or from the store
+   * when `fresh` (a refusal: another process may have refreshed or replaced them).
+   */
+  private async held(resource: string, fresh = false): Promise<Held | undefined> {
+    if (!fresh) {
+      const known = this.known.get(resource);
+      if (known !== undefined) return known ?? undefined;
+    }
     const issuer = await this.store.getIssuerOf(resource);
-    if (issuer === undefined) return undefined;
-    const key = { issuer, resource };
-    const tokens = await this.store.getTokens(key);
-    return tokens ? { key, tokens } : undefined;
+    const tokens =
+      issuer === undefined ? undefined : await this.store.getTokens({ issuer, resource });
+    const held = issuer !== undefined && tokens ? { key: { issuer, resource }, tokens } : null;
+    this.known.set(resource, held);
+    return held ?? undefined;
+  }
+
+  /** Keeps tokens in the store and in this client's memory. */
+  private async keep(key: TokenKey, tokens: StoredTokens): Promise<void> {
+    await this.store.setTokens(key, tokens);
+    this.known.set(key.resource, { key, tokens });
+  }
+
+  /** Drops tokens from the store and from this client's memory. */
+  private async drop(key: TokenKey): Promise<void> {
+    await this.store.deleteTokens(key);
+    this.known.delete(key.resource);
   }
 
   /** Runs `task` unless one is running for `resource`, in which case its result is shared. */
@@ -266,7 +296,10 @@ export class OAuthClient implements HttpAuthorization {
     if (refreshToken === undefined) return undefined;
     const current = await this.store.getTokens(key);
     // Refreshed meanwhile by a request that met the same expiry: a refresh token is used once.
-    if (current && current.accessToken !== tokens.accessToken) return current;
+    if (current && current.accessToken !== tokens.accessToken) {
+      this.known.set(key.resource, { key, tokens: current });
+      return current;
+    }
     const http = await this.http;
     try {
       const server =
@@ -287,12 +320,12 @@ export class OAuthClient implements HttpAuthorization {
         ...(fresh.scope === undefined && tokens.scope !== undefined ? { scope: tokens.scope } : {}),
         ...(tokens.resource !== undefined ? { resource: tokens.resource } : {}),
       };
-      await this.store.setTokens(key, kept);
+      await this.keep(key, kept);
       return kept;
     } catch (error) {
       if (signal?.aborted) throw error;
       if (!(error instanceof OAuthError)) throw error;
-      await this.store.deleteTokens(key);
+      await this.drop(key);
       return undefined;
     }
   }
@@ -354,7 +387,7 @@ export class OAuthClient implements HttpAuthorization {
     const previous = await this.store.getIssuerOf(resource);
     if (previous !== undefined && previous !== server.issuer)
       // The server moved to another authorization server: its tokens are of no use there.
-      await this.store.deleteTokens({ issuer: previous, resource });
+      await this.drop({ issuer: previous, resource });
     const scope = selectScope({
       configured: this.options.scopes,
       challenged: input.scope,
@@ -399,8 +432,8 @@ export class OAuthClient implements HttpAuthorization {
       ...(tokens.scope === undefined && scope !== undefined ? { scope } : {}),
       resource: resourceParameter,
     };
-    await this.store.setTokens(key, kept);
     await this.store.setIssuerOf(resource, server.issuer);
+    await this.keep(key, kept);
     return {
       issuer: server.issuer,
       resource,
