@@ -14,11 +14,14 @@ export type {
   HandlerCapabilityOptions,
   ServerRequestContext,
 } from './client/serverRequests.js';
+export { MemoryApprovalStore } from './client/approval.js';
 export type {
   ApprovalDecision,
   ApprovalPolicy,
   ApprovalReason,
   ApprovalRequest,
+  ApprovalStore,
+  ApprovedDefinition,
   AuditEvent,
   AuditSink,
 } from './client/approval.js';

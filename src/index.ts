@@ -80,12 +80,14 @@ export type {
   UnstructuredReturn,
   UriCheck,
 } from './server.js';
-export { fingerprintTool, McpClient } from './client.js';
+export { fingerprintTool, McpClient, MemoryApprovalStore } from './client.js';
 export type {
   ApprovalDecision,
   ApprovalPolicy,
   ApprovalReason,
   ApprovalRequest,
+  ApprovalStore,
+  ApprovedDefinition,
   AuditEvent,
   AuditSink,
   CallToolOptions,

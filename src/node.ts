@@ -15,6 +15,9 @@ export type {
 export {
   CredentialsFileError,
   defaultCredentialsPath,
+  // The credentials file's checked read and atomic 0600 write, for any file of the user's own.
+  readCredentialsText,
+  writeCredentialsText,
 } from './transports/http/oauthClient/credentialsFile.js';
 export type {
   CredentialsFileProblem,

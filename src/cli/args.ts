@@ -15,6 +15,8 @@ import {
 import { AUTH_FLAGS, AUTH_OPTIONS, serveAuth, type ServeAuth } from './authArgs.js';
 import { suggestion } from './closest.js';
 import { parseLogin, parseLogout, type LoginCommand, type LogoutCommand } from './loginArgs.js';
+import { CONFIRM_MODES, type ConfirmMode } from './callConfirmation.js';
+import { parseApprovals, type ApprovalsCommand } from './approvalsCommand.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
 export { UsageError } from './argValues.js';
@@ -67,6 +69,8 @@ export interface ListCommand {
   kind: 'list';
   target: ServerTarget;
   jsonOutput: boolean;
+  /** `--audit <file>`: append the audit trail (JSON lines) to this file. */
+  audit: string | undefined;
   /** `--max-message-bytes`: the client's message size limit (default: the transport's 4 MiB). */
   maxMessageBytes: number | undefined;
 }
@@ -84,6 +88,11 @@ export interface CallCommand {
   /** `--task`: run as a task when the tool allows it (tools that require it always are). */
   task: boolean;
   maxMessageBytes: number | undefined;
+  /** `--confirm`: which calls are confirmed (default `unless-read-only`). */
+  confirm: ConfirmMode;
+  /** `--yes`: allow the call without asking. */
+  yes: boolean;
+  audit: string | undefined;
 }
 
 /** `toolwire help [command]`, `toolwire <command> --help`, or no arguments. */
@@ -104,6 +113,7 @@ export type Command =
   | CallCommand
   | LoginCommand
   | LogoutCommand
+  | ApprovalsCommand
   | HelpCommand
   | VersionCommand;
 
@@ -216,6 +226,7 @@ function exposedHostMessage(host: string): string {
 
 const CLIENT_OPTIONS = {
   'json-output': { type: 'boolean' },
+  audit: { type: 'string' },
   header: { type: 'string', multiple: true },
   'max-message-bytes': { type: 'string' },
   'allow-loopback-http': { type: 'boolean' },
@@ -243,6 +254,8 @@ const CALL_OPTIONS = {
   json: { type: 'string' },
   timeout: { type: 'string' },
   task: { type: 'boolean' },
+  confirm: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
 } as const;
 
 const isHelpFlag = (arg: string): boolean => arg === '--help' || arg === '-h';
@@ -287,7 +300,22 @@ function parseList(own: string[], target: string[] | undefined): ListCommand {
     }),
     jsonOutput: parsed.values['json-output'] === true,
     maxMessageBytes: maxMessageBytesOf(parsed.values, 'list'),
+    audit: auditOf(parsed.values['audit'], 'list'),
   };
+}
+
+function auditOf(value: string | undefined, command: string): string | undefined {
+  if (value === '') throw new UsageError(`${command}: --audit needs a file name`);
+  return value;
+}
+
+function confirmOf(value: string | undefined): ConfirmMode {
+  if (value === undefined) return 'unless-read-only';
+  if (!(CONFIRM_MODES as readonly string[]).includes(value))
+    throw new UsageError(
+      `call: --confirm takes ${CONFIRM_MODES.join(', ')} (got ${JSON.stringify(value)})`,
+    );
+  return value as ConfirmMode;
 }
 
 function parseCall(own: string[], target: string[] | undefined): CallCommand {
@@ -318,6 +346,9 @@ function parseCall(own: string[], target: string[] | undefined): CallCommand {
     timeoutMs,
     task: parsed.values['task'] === true,
     maxMessageBytes: maxMessageBytesOf(parsed.values, 'call'),
+    confirm: confirmOf(parsed.values['confirm']),
+    yes: parsed.values['yes'] === true,
+    audit: auditOf(parsed.values['audit'], 'call'),
   };
 }
 
@@ -346,6 +377,9 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseList(own, target);
     case 'call':
       return parseCall(own, target);
+    case 'approvals':
+      // The server key of a command target starts with "--": the words are taken as they are.
+      return parseApprovals(rest);
     case 'login':
     case 'logout':
       if (target !== undefined)

@@ -11,7 +11,11 @@ import { FileOAuthStore } from '../node.js';
 import type { CallToolResult, Tool } from '../index.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
+import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
+import { openAuditLog } from './auditLog.js';
+import { confirmationPolicy } from './callConfirmation.js';
 import { byCloseness } from './closest.js';
+import { readConfig } from './config.js';
 import { CliFailure, describeFailure, EXIT, type FailureContext } from './failure.js';
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
@@ -26,6 +30,8 @@ export interface CommandIo {
   stdout: Pick<Writable, 'write'>;
   stderr: BarStream;
   signals?: SignalSource;
+  /** Where a confirmation is answered (default: the process's stdin). */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** How long a cancellation may take to reach the server after Ctrl-C. */
@@ -85,11 +91,29 @@ async function withSession<T>(
   io: CommandIo,
   work: (session: Session, interrupt: Interrupt) => Promise<T>,
 ): Promise<T> {
+  const server = serverKeyOf(command.target);
+  const auditPath = command.audit ?? readConfig().audit;
+  const audit = auditPath === undefined ? undefined : openAuditLog(auditPath, server);
   const interrupt = interruptOnSigint(io.signals);
   const inner = transportFor(command.target, command.maxMessageBytes);
   const stdio = inner instanceof StdioClientTransport ? inner : undefined;
   const transport = new TrackedTransport(inner);
-  const client = new McpClient({ name: 'toolwire-cli', version: packageVersion() });
+  const approval =
+    command.kind === 'call'
+      ? confirmationPolicy(
+          {
+            mode: command.confirm,
+            yes: command.yes,
+            store: new ApprovalsFile().forServer(server),
+            server,
+          },
+          { input: io.stdin ?? process.stdin, output: io.stderr, signal: interrupt.signal },
+        )
+      : undefined;
+  const client = new McpClient(
+    { name: 'toolwire-cli', version: packageVersion() },
+    { ...(approval ? { approval } : {}), ...(audit ? { audit: audit.sink } : {}) },
+  );
   try {
     await client.connect(transport, { signal: interrupt.signal });
     return await work({ client, transport, stdio }, interrupt);
@@ -118,6 +142,7 @@ async function withSession<T>(
   } finally {
     await client.close().catch(() => {});
     interrupt.dispose();
+    audit?.close();
   }
 }
 

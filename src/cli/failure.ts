@@ -21,7 +21,8 @@ export type FailureKind =
   | 'timeout'
   | 'interrupted'
   | 'credentials'
-  | 'authorization';
+  | 'authorization'
+  | 'denied';
 
 /** One failure, described. */
 export interface Failure {
@@ -163,9 +164,11 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       case 'not-connected':
         return { kind: 'connection', message, exitCode: EXIT.failure, details };
       case 'authorization': // an OAuthError, described above; another kind's is a protocol one
+      case 'denied':
+        // The person at the terminal said no (or a URL was refused): nothing ran.
+        return { kind: 'denied', message, exitCode: EXIT.failure, details };
       case 'aborted':
       case 'capability-missing':
-      case 'denied':
       case 'invalid-output':
       case 'invalid-response':
       case 'invalid-tool':

@@ -7,6 +7,7 @@
 import { parseCommand, wantsJsonOutput, type Command } from './args.js';
 import { callCommand, listCommand } from './clientCommands.js';
 import { describeFailure, printFailure } from './failure.js';
+import { approvalsCommand } from './approvalsCommand.js';
 import { loginCommand } from './loginCommand.js';
 import { logoutCommand } from './logoutCommand.js';
 import { serve } from './serve.js';
@@ -32,6 +33,8 @@ async function run(command: Command): Promise<number> {
       return loginCommand(command, io);
     case 'logout':
       return logoutCommand(command, io);
+    case 'approvals':
+      return approvalsCommand(command, io);
   }
 }
 

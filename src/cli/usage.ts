@@ -4,10 +4,17 @@
  */
 
 /** The commands that have their own help. */
-export type HelpTopic = 'serve' | 'list' | 'call' | 'login' | 'logout';
+export type HelpTopic = 'serve' | 'list' | 'call' | 'login' | 'logout' | 'approvals';
 
 /** The commands with help, in the order the program help lists them. */
-export const HELP_TOPICS: readonly HelpTopic[] = ['serve', 'list', 'call', 'login', 'logout'];
+export const HELP_TOPICS: readonly HelpTopic[] = [
+  'serve',
+  'list',
+  'call',
+  'login',
+  'logout',
+  'approvals',
+];
 
 type Rows = ReadonlyArray<readonly [string, string]>;
 
@@ -56,6 +63,7 @@ const CREDENTIALS_FILE = `$XDG_CONFIG_HOME/toolwire/credentials.json (by default
 const CLIENT_OPTIONS: Rows = [
   ['--header <Name: value>', 'A request header for a URL, e.g. Authorization (repeatable)'],
   ['--allow-loopback-http', 'Accept http:// OAuth endpoints on loopback hosts (development)'],
+  ['--audit <file>', 'Append the audit trail (JSON lines) to this file'],
   ['--max-message-bytes <n>', 'Largest message accepted from the server (default 4MiB; 16MiB...)'],
   ['--json-output', 'Print JSON on stdout: the answer, or {"error": {...}} for any failure'],
   ['-h, --help', 'Show this help'],
@@ -128,12 +136,17 @@ toolwire login is called with the tokens stored for it (refreshed when they expi
     about: `Call one tool and print its result on stdout (a tool error goes to stderr, exit status 1).
 Progress shows as a bar on a terminal. A tool that requires a task runs as one, its status
 changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130. Tokens stored
-by toolwire login for the URL are used as with list.`,
+by toolwire login for the URL are used as with list. Before calling a tool that its annotations
+do not mark read-only, call shows its definition and the arguments and asks: y (once), a (always,
+for this definition: kept in the approvals file; a changed definition is shown and asked about
+again) or n. Without a terminal such a call is refused (exit 2) unless --yes or --confirm never.`,
     options: [
       ['--arg <key=value>', "One argument, typed from the tool's input schema (repeatable)"],
       ['--json <object>', 'All arguments as a JSON object (--arg entries override it)'],
       ['--timeout <ms>', 'Give up after this long without progress (default 60000)'],
       ['--task', 'Run as a task when the tool allows it'],
+      ['--confirm <mode>', 'Ask first: always, unless-read-only (default) or never'],
+      ['-y, --yes', 'Allow the call without asking'],
       ...CLIENT_OPTIONS,
     ],
   },
@@ -163,6 +176,18 @@ expire. The URL must be https (or http on a loopback host).`,
       ['-h, --help', 'Show this help'],
     ],
   },
+  approvals: {
+    usage: ['toolwire approvals list', 'toolwire approvals revoke <server> [<tool>]'],
+    about: `The tools you allowed always when toolwire call asked ("a"), per server as you named it (its
+URL, or the command after "--") and tool, with the fingerprint of the definition you allowed:
+a call of that definition is not asked about again, a changed one is (showing what changed).
+revoke takes the server as list shows it, and one tool or all of them. They are kept in
+approvals.json beside the credentials file, readable by you only.`,
+    options: [
+      ['--json-output', 'Print JSON on stdout'],
+      ['-h, --help', 'Show this help'],
+    ],
+  },
   logout: {
     usage: ['toolwire logout <url>'],
     about: `Forget the tokens stored for the MCP server at the URL (from every authorization server that
@@ -182,7 +207,7 @@ export function commandHelp(topic: HelpTopic): string {
   const exit =
     topic === 'serve'
       ? SERVE_EXIT_STATUS
-      : topic === 'login' || topic === 'logout'
+      : topic === 'login' || topic === 'logout' || topic === 'approvals'
         ? LOGIN_EXIT_STATUS
         : EXIT_STATUS;
   return `${lines.join('\n')}\n\n${about}\n\nOptions:\n${columns(options)}\n\n${exit}`;
@@ -201,6 +226,7 @@ ${columns(
     ['toolwire call <tool> [options] -- <command>', '... of a stdio server the command starts'],
     ['toolwire login <url> [options]', 'Sign in to a server (OAuth); list and call use it'],
     ['toolwire logout <url>', 'Forget the tokens stored for a server'],
+    ['toolwire approvals list|revoke', 'The tools you allowed always, per server'],
     ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],
     ['toolwire --version', 'Print the version'],
   ],

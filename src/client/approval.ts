@@ -16,6 +16,43 @@ export interface ApprovalRequest {
   readonly tool: Tool;
   readonly arguments: Readonly<Record<string, unknown>>;
   readonly reason: ApprovalReason;
+  /** With `definition-changed`: the definition the user had allowed, to show what changed. */
+  readonly previous?: Tool;
+}
+
+/** A definition the user allowed always. */
+export interface ApprovedDefinition {
+  /** {@link fingerprintTool} of the definition. */
+  readonly fingerprint: string;
+  /** The definition as it was allowed (shown as the "before" of a change). */
+  readonly definition: Tool;
+  /** When it was allowed (ISO 8601). */
+  readonly approvedAt: string;
+}
+
+/**
+ * Where "always allow" decisions of one server are kept, by tool name: in memory by default; a
+ * host keeps them across runs (the CLI's approvals file), scoped to the server as the user named
+ * it (never by the name a server gives itself).
+ */
+export interface ApprovalStore {
+  get(tool: string): ApprovedDefinition | undefined | Promise<ApprovedDefinition | undefined>;
+  set(tool: string, approved: ApprovedDefinition): void | Promise<void>;
+  delete(tool: string): void | Promise<void>;
+}
+
+/** The default store: this client's memory. */
+export class MemoryApprovalStore implements ApprovalStore {
+  private readonly approved = new Map<string, ApprovedDefinition>();
+  get(tool: string): ApprovedDefinition | undefined {
+    return this.approved.get(tool);
+  }
+  set(tool: string, approved: ApprovedDefinition): void {
+    this.approved.set(tool, approved);
+  }
+  delete(tool: string): void {
+    this.approved.delete(tool);
+  }
 }
 
 /** The user's answer. */
@@ -33,6 +70,8 @@ export interface ApprovalPolicy {
   needsConfirmation?(tool: Tool): boolean;
   /** Trust the server's annotations (only for servers the user trusts). Default false. */
   trustAnnotations?: boolean;
+  /** Where "always allow" decisions are kept. Default: in memory, for this client. */
+  store?: ApprovalStore;
 }
 
 /** One entry of the audit trail. */
@@ -82,8 +121,8 @@ export type AuditSink = (event: AuditEvent & { at: string }) => void;
 
 /** Applies an {@link ApprovalPolicy} and writes the audit trail for one client. */
 export class ApprovalGate {
-  /** Tool name → fingerprint the user allowed always. */
-  private readonly alwaysAllowed = new Map<string, string>();
+  /** "Always allow" decisions, by tool name. */
+  private readonly approvals: ApprovalStore;
   /** Tool name → fingerprint last seen in a listing. */
   private readonly lastSeen = new Map<string, string>();
 
@@ -91,7 +130,9 @@ export class ApprovalGate {
     private readonly policy: ApprovalPolicy | undefined,
     private readonly sink: AuditSink | undefined,
     private readonly server: () => Implementation,
-  ) {}
+  ) {
+    this.approvals = policy?.store ?? new MemoryApprovalStore();
+  }
 
   /** Records a listing: the tools now exposed, and any whose definition changed. */
   async observe(tools: readonly Tool[]): Promise<void> {
@@ -125,18 +166,30 @@ export class ApprovalGate {
       return;
     }
     const fingerprint = await fingerprintTool(tool);
-    const allowed = this.alwaysAllowed.get(tool.name);
-    if (allowed === fingerprint) {
+    const allowed = await this.approvals.get(tool.name);
+    if (allowed?.fingerprint === fingerprint) {
       this.emit({ type: 'call-decided', server, tool: tool.name, decision: 'allow-always' });
       return;
     }
+    // The approval of the old definition stays on record (it allows nothing now) so that every
+    // question until the new one is allowed can show what changed.
     const reason: ApprovalReason = allowed !== undefined ? 'definition-changed' : 'first-use';
-    if (allowed !== undefined) this.alwaysAllowed.delete(tool.name);
-    const decision = await policy.confirm({ server, tool, arguments: args, reason });
+    const decision = await policy.confirm({
+      server,
+      tool,
+      arguments: args,
+      reason,
+      ...(allowed !== undefined ? { previous: allowed.definition } : {}),
+    });
     this.emit({ type: 'call-decided', server, tool: tool.name, decision, reason });
     if (decision === 'deny')
       throw new LocalError('denied', `The user denied the call to tool "${tool.name}"`);
-    if (decision === 'allow-always') this.alwaysAllowed.set(tool.name, fingerprint);
+    if (decision === 'allow-always')
+      await this.approvals.set(tool.name, {
+        fingerprint,
+        definition: tool,
+        approvedAt: new Date().toISOString(),
+      });
   }
 
   /** Records the end of a call. */

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { fakeServer } from '../../test/support/fakeServer.js';
 import { sleep } from '../../test/support/scriptedTransport.js';
 import type { Tool } from '../protocol/types.js';
-import { McpClient, type ApprovalRequest, type AuditEvent } from '../client.js';
+import {
+  fingerprintTool,
+  McpClient,
+  MemoryApprovalStore,
+  type ApprovalRequest,
+  type AuditEvent,
+} from '../client.js';
 
 const weather: Tool = {
   name: 'weather',
@@ -148,8 +154,31 @@ describe('the human in the loop', () => {
     await client.callTool('weather');
     expect(asked).toHaveLength(2);
     expect(asked[1]?.reason).toBe('definition-changed');
+    // What the user had allowed, so that a host can show what changed.
+    expect(asked[1]?.previous?.description).toBe(tool.description);
     expect(events.map((e) => e.type)).toContain('tool-definition-changed');
     expect(fake.calls).toHaveLength(3);
+  });
+
+  it('keeps "always allow" in the policy\'s store, for the next client of the same server', async () => {
+    const store = new MemoryApprovalStore();
+    const asked: ApprovalRequest[] = [];
+    const tool: Tool = { ...weather, outputSchema: undefined };
+    for (let run = 0; run < 2; run++) {
+      const fake = fakeServer([tool]);
+      const client = new McpClient(
+        { name: 'c', version: '1' },
+        { approval: { store, confirm: (r) => (asked.push(r), 'allow-always') } },
+      );
+      await client.connect(fake.clientTransport);
+      await client.callTool('weather');
+      await client.close();
+    }
+    expect(asked).toHaveLength(1);
+    expect(store.get('weather')).toMatchObject({
+      fingerprint: await fingerprintTool(tool),
+      definition: { name: 'weather' },
+    });
   });
 
   it('writes an audit trail of exposure, requests, decisions and outcomes', async () => {

@@ -23,6 +23,7 @@ describe('toolwire CLI', () => {
   it('runs a task tool as a task, printing its status changes, and --task on request', () => {
     const report = toolwire(
       'call',
+      '--yes',
       'report',
       '--arg',
       'sections=2',
@@ -40,6 +41,7 @@ describe('toolwire CLI', () => {
     expect(report.stderr.match(/ working\n/g)).toHaveLength(1);
     const optional = toolwire(
       'call',
+      '--yes',
       'long_running',
       '--arg',
       'steps=1',
@@ -52,6 +54,7 @@ describe('toolwire CLI', () => {
     expect(optional.stderr).toMatch(/^task \S+ working\n/);
     const plain = toolwire(
       'call',
+      '--yes',
       'long_running',
       '--arg',
       'steps=1',
@@ -63,13 +66,18 @@ describe('toolwire CLI', () => {
   });
 
   it('calls a tool with typed --arg values and --json', () => {
-    expect(toolwire('call', 'add', '--arg', 'a=2', '--arg', 'b=40', ...server)).toMatchObject({
+    expect(
+      toolwire('call', '--yes', 'add', '--arg', 'a=2', '--arg', 'b=40', ...server),
+    ).toMatchObject({
       code: 0,
       stdout: '{"sum":42}\n',
     });
-    expect(toolwire('call', 'echo', '--arg', 'message=007', ...server).stdout).toBe('007\n');
+    expect(toolwire('call', '--yes', 'echo', '--arg', 'message=007', ...server).stdout).toBe(
+      '007\n',
+    );
     const json = toolwire(
       'call',
+      '--yes',
       'weather',
       '--json',
       '{"city":"Oslo"}',
@@ -82,28 +90,28 @@ describe('toolwire CLI', () => {
   });
 
   it('renders every content type', () => {
-    const out = toolwire('call', 'resources', ...server).stdout;
+    const out = toolwire('call', '--yes', 'resources', ...server).stdout;
     expect(out).toContain('[link Read me <file:///project/README.md> Project readme]');
     expect(out).toContain('Hello from an embedded resource');
     expect(out).toMatch(/\[resource file:\/\/\/project\/pixel.png image\/png, \d+ bytes\]/);
-    expect(toolwire('call', 'sample_audio', ...server).stdout).toMatch(
+    expect(toolwire('call', '--yes', 'sample_audio', ...server).stdout).toMatch(
       /\[audio audio\/wav, 844 bytes\]/,
     );
   });
 
   it('exits 1 for a tool error, 3 for a protocol error, 2 for a usage error', () => {
-    const failed = toolwire('call', 'fail', ...server);
+    const failed = toolwire('call', '--yes', 'fail', ...server);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
     expect(failed.stderr).toContain('always fails');
-    const unknown = toolwire('call', 'nope', ...server);
+    const unknown = toolwire('call', '--yes', 'nope', ...server);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^call: unknown tool "nope"\. Tools: /);
     // A JSON-RPC error answering the call (this raw server answers one for its tool "fail").
-    const protocol = toolwire('call', 'fail', '--', process.execPath, HOSTILE_SERVER);
+    const protocol = toolwire('call', '--yes', 'fail', '--', process.execPath, HOSTILE_SERVER);
     expect(protocol.code).toBe(3);
     expect(protocol.stderr).toMatch(/^toolwire: Error -32602: Error /);
-    expect(toolwire('call', 'add').code).toBe(2);
-    expect(toolwire('call', 'add', '--', '/no/such/server').code).toBe(3);
+    expect(toolwire('call', '--yes', 'add').code).toBe(2);
+    expect(toolwire('call', '--yes', 'add', '--', '/no/such/server').code).toBe(3);
   });
 
   it('serve refuses a module without a server', () => {
@@ -144,12 +152,15 @@ describe('toolwire over HTTP', () => {
       const listed = toolwire('list', url);
       expect(listed.code).toBe(0);
       expect(listed.stdout).toContain('weather (Weather)');
-      expect(toolwire('call', 'add', '--arg', 'a=20', '--arg', 'b=22', url)).toMatchObject({
-        code: 0,
-        stdout: '{"sum":42}\n',
-      });
+      expect(toolwire('call', '--yes', 'add', '--arg', 'a=20', '--arg', 'b=22', url)).toMatchObject(
+        {
+          code: 0,
+          stdout: '{"sum":42}\n',
+        },
+      );
       expect(
-        toolwire('call', 'echo', '--arg', 'message=legacy', url.replace(/\/mcp$/, '/sse')).stdout,
+        toolwire('call', '--yes', 'echo', '--arg', 'message=legacy', url.replace(/\/mcp$/, '/sse'))
+          .stdout,
       ).toBe('legacy\n');
     } finally {
       const exited = new Promise<number | null>((resolve) =>

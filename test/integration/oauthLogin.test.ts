@@ -91,7 +91,7 @@ describe('toolwire login, list, call, logout against a protected server', () => 
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain('slow');
     const called = await startToolwire(
-      ['call', 'big', '--arg', 'bytes=3', url, '--allow-loopback-http', '--json-output'],
+      ['call', '--yes', 'big', '--arg', 'bytes=3', url, '--allow-loopback-http', '--json-output'],
       env(),
     ).exited;
     expect(called.code, called.stderr).toBe(0);

@@ -289,7 +289,7 @@ await server.connect(new StdioServerTransport());
     expect(list).toContain('Adds two numbers');
     const call = run(
       bin,
-      ['call', 'add', '--arg', 'a=2', '--arg', 'b=40', '--', bin, 'serve', 'tools.mjs'],
+      ['call', '--yes', 'add', '--arg', 'a=2', '--arg', 'b=40', '--', bin, 'serve', 'tools.mjs'],
       project,
       30_000,
     );

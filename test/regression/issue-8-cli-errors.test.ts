@@ -89,9 +89,17 @@ describe('an HTTP server', () => {
   });
 
   it('given arguments that do not fit the tool: a usage error, also as JSON', () => {
-    const r = toolwire('call', 'add', '--json', '{"a":1,"b":2}', '--json-output', httpUrl());
+    const r = toolwire(
+      'call',
+      '--yes',
+      'add',
+      '--json',
+      '{"a":1,"b":2}',
+      '--json-output',
+      httpUrl(),
+    );
     expect(r.code).toBe(0);
-    const bad = toolwire('call', 'add', '--arg', 'a=x', '--json-output', httpUrl());
+    const bad = toolwire('call', '--yes', 'add', '--arg', 'a=x', '--json-output', httpUrl());
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toEqual({
       error: { kind: 'usage', message: 'call: --arg a: expected number, got "x"' },
@@ -101,11 +109,11 @@ describe('an HTTP server', () => {
 
 describe('an unknown tool', () => {
   it('is a usage error listing the tools, the closest first', () => {
-    const r = toolwire('call', 'ad', ...server);
+    const r = toolwire('call', '--yes', 'ad', ...server);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^call: unknown tool "ad"\. Tools: add, /);
     expect(r.stderr).toMatch(/, and \d+ more \(see toolwire list\)\n$/);
-    const typo = toolwire('call', 'wether', '--json-output', ...server);
+    const typo = toolwire('call', '--yes', 'wether', '--json-output', ...server);
     expect(typo.code).toBe(2);
     const { error } = JSON.parse(typo.stdout) as { error: { kind: string; tools: string[] } };
     expect(error.kind).toBe('unknown-tool');
@@ -116,7 +124,7 @@ describe('an unknown tool', () => {
 
 describe('--json-output', () => {
   it('prints a JSON error object for usage errors too, with the exit status unchanged', () => {
-    const r = toolwire('call', '--json-output', '--bogus', 'x', ...server);
+    const r = toolwire('call', '--yes', '--json-output', '--bogus', 'x', ...server);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({
       error: { kind: 'usage', message: 'call: unknown option --bogus (see toolwire call --help)' },
@@ -124,7 +132,7 @@ describe('--json-output', () => {
   });
 
   it('prints the result of a tool error (isError) as it is, exit 1', () => {
-    const r = toolwire('call', 'fail', '--json-output', ...server);
+    const r = toolwire('call', '--yes', 'fail', '--json-output', ...server);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ isError: true });
   });

@@ -28,7 +28,7 @@ const stdioServer = (log: string): string[] => [
 ];
 
 async function interruptedCall(args: string[], log: string) {
-  const call = startToolwire(['call', 'slow', ...args]);
+  const call = startToolwire(['call', '--yes', 'slow', ...args]);
   await until(() => read(log).includes('started'), 15_000, 'the tool to start');
   call.kill('SIGINT');
   const result = await call.exited;
@@ -92,6 +92,10 @@ describe('Ctrl-C during call', () => {
         timeoutMs: undefined,
         task: false,
         maxMessageBytes: undefined,
+        // slow is not read-only: allowed up front, as this test is about the progress bar.
+        confirm: 'unless-read-only',
+        yes: true,
+        audit: undefined,
       },
       { stdout: { write: () => true }, stderr, signals },
     );

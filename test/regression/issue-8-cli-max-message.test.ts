@@ -15,7 +15,15 @@ describe('--max-message-bytes', () => {
     ['stdio', () => stdio],
     ['HTTP', () => [httpUrl()]],
   ])('over %s: a 5 MiB result fails at 4 MiB, naming the limit and the flag', (_name, target) => {
-    const r = toolwire('call', 'big', '--arg', `bytes=${FIVE_MIB}`, '--json-output', ...target());
+    const r = toolwire(
+      'call',
+      '--yes',
+      'big',
+      '--arg',
+      `bytes=${FIVE_MIB}`,
+      '--json-output',
+      ...target(),
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/4194304-byte/);
     expect(r.stderr).toContain(
@@ -32,6 +40,7 @@ describe('--max-message-bytes', () => {
   ])('over %s: --max-message-bytes 8MiB receives it', (_name, target) => {
     const r = toolwire(
       'call',
+      '--yes',
       'big',
       '--arg',
       `bytes=${FIVE_MIB}`,
@@ -47,6 +56,7 @@ describe('--max-message-bytes', () => {
   it('a lower limit applies too, in plain bytes', () => {
     const r = toolwire(
       'call',
+      '--yes',
       'big',
       '--arg',
       'bytes=300000',

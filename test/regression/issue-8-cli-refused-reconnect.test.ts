@@ -10,6 +10,7 @@ describe('a server killed mid-call over HTTP', () => {
     const { url, child: server } = await serveHttp(EVERYTHING);
     const call = startToolwire([
       'call',
+      '--yes',
       'long_running',
       '--arg',
       'steps=100',

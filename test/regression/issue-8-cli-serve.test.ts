@@ -49,7 +49,7 @@ describe('serve keeps stdout for MCP from the first byte', () => {
 describe('serve runs TypeScript modules', () => {
   it('serves the .ts file itself', () => {
     const target = ['--', process.execPath, CLI, 'serve', TS_SERVER];
-    expect(toolwire('call', 'greet', ...target)).toEqual({
+    expect(toolwire('call', '--yes', 'greet', ...target)).toEqual({
       code: 0,
       stdout: 'hello from TypeScript\n',
       stderr: '',
@@ -64,7 +64,7 @@ describe('serve runs TypeScript modules', () => {
     try {
       await until(() => /\/mcp/.test(stderr), 15_000, 'the server to listen');
       const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1] ?? '';
-      expect(toolwire('call', 'greet', url).stdout).toBe('hello from TypeScript\n');
+      expect(toolwire('call', '--yes', 'greet', url).stdout).toBe('hello from TypeScript\n');
     } finally {
       child.kill('SIGKILL');
     }

@@ -18,7 +18,16 @@ describe('call prints each task status change once, in order, ending with the te
 
   it('over HTTP', () => {
     for (let run = 0; run < 3; run++) {
-      const r = toolwire('call', 'report', '--arg', 'sections=2', '--arg', 'delayMs=20', httpUrl());
+      const r = toolwire(
+        'call',
+        '--yes',
+        'report',
+        '--arg',
+        'sections=2',
+        '--arg',
+        'delayMs=20',
+        httpUrl(),
+      );
       expect(r.code).toBe(0);
       expect(statuses(r.stderr)).toEqual(['working', 'completed']);
     }
@@ -30,6 +39,7 @@ describe('call prints each task status change once, in order, ending with the te
     for (let run = 0; run < 3; run++) {
       const r = toolwire(
         'call',
+        '--yes',
         'report',
         '--arg',
         'sections=3',

@@ -76,25 +76,25 @@ describe('the CLI prints server text safely', () => {
   });
 
   it('call: content text and resource links', () => {
-    const r = toolwire('call', 'content', ...server);
+    const r = toolwire('call', '--yes', 'content', ...server);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(ACTIVE);
     expect(r.stdout).toContain('Content \\x1b[31mred\\x1b[0m \\x1b[2A\\x1b[2K');
     expect(r.stdout).toContain('\nsecond line\tand a tab\n'); // newlines and tabs stay
     expect(r.stdout).toContain('[link link \\x1b[31mred');
     expect(r.stdout).toContain('<file:///x\\x1b[31mred');
-    const json = toolwire('call', 'content', '--json-output', ...server);
+    const json = toolwire('call', '--yes', 'content', '--json-output', ...server);
     expect(json.stdout).not.toMatch(ACTIVE);
     const parsed = JSON.parse(json.stdout) as { content: Array<{ text?: string }> };
     expect(parsed.content[0]?.text).toBe(`Content ${HOSTILE}\nsecond line\tand a tab`);
   });
 
   it('call: error messages, and tool names in the unknown-tool message', () => {
-    const failed = toolwire('call', 'fail', ...server);
+    const failed = toolwire('call', '--yes', 'fail', ...server);
     expect(failed.code).toBe(3);
     expect(failed.stderr).not.toMatch(ACTIVE);
     expect(failed.stderr).toContain('Error -32602: Error \\x1b[31mred');
-    const unknown = toolwire('call', 'nope', '--json-output', ...server);
+    const unknown = toolwire('call', '--yes', 'nope', '--json-output', ...server);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).not.toMatch(ACTIVE);
     expect(unknown.stderr).toContain('hostile\\x1b[31mred');

@@ -54,18 +54,24 @@ describe('help', () => {
 
 describe('usage errors are in the program’s own words', () => {
   it.each([
-    [['call', 'add', '--foo'], 'call: unknown option --foo (see toolwire call --help)'],
+    [['call', '--yes', 'add', '--foo'], 'call: unknown option --foo (see toolwire call --help)'],
     [
-      ['call', 'add', '--jsonoutput'],
+      ['call', '--yes', 'add', '--jsonoutput'],
       'call: unknown option --jsonoutput; did you mean --json-output? (see toolwire call --help)',
     ],
     [['list', '-x'], 'list: unknown option -x (see toolwire list --help)'],
-    [['call', 'add', '--timeout'], 'call: --timeout needs a value (see toolwire call --help)'],
     [
-      ['call', 'add', '--timeout', '--task'],
+      ['call', '--yes', 'add', '--timeout'],
+      'call: --timeout needs a value (see toolwire call --help)',
+    ],
+    [
+      ['call', '--yes', 'add', '--timeout', '--task'],
       'call: --timeout needs a value (write --timeout=-value for one starting with "-") (see toolwire call --help)',
     ],
-    [['call', 'add', '--task=yes'], 'call: --task takes no value (see toolwire call --help)'],
+    [
+      ['call', '--yes', 'add', '--task=yes'],
+      'call: --task takes no value (see toolwire call --help)',
+    ],
     [
       ['serve', 'm.js', '--htp', '80'],
       'serve: unknown option --htp; did you mean --http? (see toolwire serve --help)',

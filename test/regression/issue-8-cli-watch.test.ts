@@ -73,7 +73,7 @@ describe('serve --watch', () => {
     await until(() => serving() === 2, 15_000, 'the restarted server to listen');
     expect(restarts(supervisor.output().stderr)).toBe(1);
     expect(names()).toEqual(['two', 'three']);
-    expect(toolwire('call', 'three', url).stdout).toBe('I am three\n');
+    expect(toolwire('call', '--yes', 'three', url).stdout).toBe('I am three\n');
     supervisor.kill('SIGTERM');
     const end = await supervisor.exited;
     expect(end.code).toBe(0);

@@ -1,0 +1,110 @@
+/**
+ * @module Where the CLI keeps "always allow" decisions: `approvals.json` beside the credentials
+ * file (`$XDG_CONFIG_HOME/toolwire/`), readable by the user only and replaced atomically, like it.
+ * Decisions are kept per server as the user named it on the command line (its URL, or the command
+ * that starts it), never by the name a server gives itself, and per tool with the definition's
+ * fingerprint and the definition itself, so a changed definition is shown as a change.
+ */
+import { dirname, join } from 'node:path';
+import type { ApprovalStore, ApprovedDefinition } from '../client.js';
+import type { Tool } from '../index.js';
+import {
+  CredentialsFileError,
+  defaultCredentialsPath,
+  readCredentialsText,
+  writeCredentialsText,
+} from '../node.js';
+import type { ServerTarget } from './args.js';
+
+/** The file's contents. */
+interface ApprovalsDocument {
+  version: 1;
+  servers: Record<string, Record<string, ApprovedDefinition>>;
+}
+
+/** The default approvals file. */
+export function defaultApprovalsPath(): string {
+  return join(dirname(defaultCredentialsPath()), 'approvals.json');
+}
+
+/** The key of a server as the user named it: its URL, or its command line. */
+export function serverKeyOf(target: ServerTarget): string {
+  if (target.kind === 'url') {
+    const url = new URL(target.url);
+    url.hash = '';
+    return url.href;
+  }
+  return ['--', ...[target.command, ...target.args].map((w) => JSON.stringify(w))].join(' ');
+}
+
+function isApproved(value: unknown): value is ApprovedDefinition {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v['fingerprint'] === 'string' &&
+    typeof v['approvedAt'] === 'string' &&
+    typeof v['definition'] === 'object' &&
+    v['definition'] !== null &&
+    typeof (v['definition'] as Tool).name === 'string'
+  );
+}
+
+/** The approvals file: read and written whole, each change on a fresh read. */
+export class ApprovalsFile {
+  constructor(readonly path: string = defaultApprovalsPath()) {}
+
+  /** Every server's decisions. */
+  async read(): Promise<ApprovalsDocument> {
+    const text = await readCredentialsText(this.path);
+    if (text === undefined) return { version: 1, servers: {} };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new CredentialsFileError(this.path, 'corrupt', {
+        message: `the approvals file ${this.path} is not JSON: remove it (toolwire will ask again) or repair it`,
+        cause: error,
+      });
+    }
+    const doc = parsed as Partial<ApprovalsDocument>;
+    if (doc.version !== 1 || typeof doc.servers !== 'object' || doc.servers === null)
+      throw new CredentialsFileError(this.path, 'corrupt', {
+        message: `the approvals file ${this.path} is not one toolwire wrote: remove it or repair it`,
+      });
+    const servers: ApprovalsDocument['servers'] = {};
+    for (const [server, tools] of Object.entries(doc.servers)) {
+      if (typeof tools !== 'object' || tools === null) continue;
+      const kept: Record<string, ApprovedDefinition> = {};
+      for (const [tool, approved] of Object.entries(tools))
+        if (isApproved(approved)) kept[tool] = approved;
+      servers[server] = kept;
+    }
+    return { version: 1, servers };
+  }
+
+  /** Applies a change to the file (read, change, written atomically). */
+  async update(change: (doc: ApprovalsDocument) => boolean): Promise<void> {
+    const doc = await this.read();
+    if (change(doc)) await writeCredentialsText(this.path, `${JSON.stringify(doc, null, 2)}\n`);
+  }
+
+  /** The decisions of one server, as the client's approval store. */
+  forServer(server: string): ApprovalStore {
+    return {
+      get: async (tool) => (await this.read()).servers[server]?.[tool],
+      set: (tool, approved) =>
+        this.update((doc) => {
+          (doc.servers[server] ??= {})[tool] = approved;
+          return true;
+        }),
+      delete: (tool) =>
+        this.update((doc) => {
+          const tools = doc.servers[server];
+          if (!tools?.[tool]) return false;
+          delete tools[tool];
+          if (Object.keys(tools).length === 0) delete doc.servers[server];
+          return true;
+        }),
+    };
+  }
+}
