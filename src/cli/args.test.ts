@@ -61,6 +61,7 @@ describe('parseCommand', () => {
       },
       jsonOutput: false,
       maxMessageBytes: undefined,
+      audit: undefined,
     });
     expect(parseCommand(['call', 'add', 'https://example.com/mcp', '--arg', 'a=1'])).toMatchObject({
       tool: 'add',
@@ -88,6 +89,7 @@ describe('parseCommand', () => {
       target: { kind: 'command', command: 'node', args: ['s.js', '--verbose'] },
       jsonOutput: false,
       maxMessageBytes: undefined,
+      audit: undefined,
     });
     expect(
       parseCommand([
@@ -118,6 +120,35 @@ describe('parseCommand', () => {
       timeoutMs: 500,
       task: false,
       maxMessageBytes: undefined,
+      confirm: 'unless-read-only',
+      yes: false,
+      audit: undefined,
+    });
+    expect(
+      parseCommand([
+        'call',
+        'rm',
+        '--confirm',
+        'always',
+        '-y',
+        '--audit',
+        'a.jsonl',
+        'https://h/mcp',
+      ]),
+    ).toMatchObject({
+      confirm: 'always',
+      yes: true,
+      audit: 'a.jsonl',
+    });
+    expect(() => parseCommand(['call', 'rm', '--confirm', 'sometimes', 'https://h/mcp'])).toThrow(
+      'call: --confirm takes always, unless-read-only, never (got "sometimes")',
+    );
+    expect(parseCommand(['approvals', 'revoke', '-- "node" "s.js"', 'rm'])).toEqual({
+      kind: 'approvals',
+      action: 'revoke',
+      server: '-- "node" "s.js"',
+      tool: 'rm',
+      jsonOutput: false,
     });
     expect(parseCommand([])).toEqual({ kind: 'help', topic: undefined });
   });

@@ -16,6 +16,7 @@ import { openAuditLog } from './auditLog.js';
 import { confirmationPolicy } from './callConfirmation.js';
 import { byCloseness } from './closest.js';
 import { readConfig } from './config.js';
+import { terminalElicitation } from './terminalElicitation.js';
 import { CliFailure, describeFailure, EXIT, type FailureContext } from './failure.js';
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
@@ -110,9 +111,27 @@ async function withSession<T>(
           { input: io.stdin ?? process.stdin, output: io.stderr, signal: interrupt.signal },
         )
       : undefined;
+  const input = io.stdin ?? process.stdin;
+  // On a terminal, `call` answers the server's elicitations by asking; off one it declares none.
+  const onTerminal = command.kind === 'call' && input.isTTY === true && io.stderr.isTTY === true;
   const client = new McpClient(
     { name: 'toolwire-cli', version: packageVersion() },
-    { ...(approval ? { approval } : {}), ...(audit ? { audit: audit.sink } : {}) },
+    {
+      ...(approval ? { approval } : {}),
+      ...(audit ? { audit: audit.sink } : {}),
+      ...(onTerminal
+        ? {
+            handlers: {
+              elicitation: terminalElicitation({
+                input,
+                output: io.stderr,
+                signal: interrupt.signal,
+              }),
+            },
+            elicitationModes: ['form', 'url'] as const,
+          }
+        : {}),
+    },
   );
   try {
     await client.connect(transport, { signal: interrupt.signal });

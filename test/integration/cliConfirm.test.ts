@@ -39,13 +39,16 @@ function run(args: string[]): Promise<Run> {
 }
 
 /**
- * Runs the CLI on a pseudo-terminal (`script`), typing `answer` once the question shows;
- * resolves with everything the terminal showed and the exit status.
+ * Runs the CLI on a pseudo-terminal (`script`), typing each answer once the terminal shows its
+ * prompt (`[prompt, answer]` in order); resolves with everything the terminal showed and the
+ * exit status.
  */
 function runOnTerminal(
   args: string[],
-  answer: string,
+  answers: string | Array<[string, string]>,
 ): Promise<{ code: number | null; screen: string }> {
+  const script =
+    typeof answers === 'string' ? [['Allow?', answers] as [string, string]] : [...answers];
   const command = [process.execPath, CLI, ...args]
     .map((w) => `'${w.replace(/'/g, `'\\''`)}'`)
     .join(' ');
@@ -55,15 +58,17 @@ function runOnTerminal(
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let screen = '';
-    let answered = false;
+    let seen = 0;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no end on the terminal: ${screen}`));
     }, 20_000);
     child.stdout.on('data', (c: Buffer) => {
       screen += c.toString();
-      if (!answered && screen.includes('Allow?')) {
-        answered = true;
+      // Answer each prompt once it appears after the previous answer.
+      while (script.length > 0 && screen.indexOf(script[0]![0], seen) >= 0) {
+        const [prompt, answer] = script.shift()!;
+        seen = screen.indexOf(prompt, seen) + prompt.length;
         child.stdin.write(`${answer}\n`);
       }
     });
@@ -177,5 +182,30 @@ describe('toolwire call asks before a tool that is not read-only', () => {
     expect(events[2]).toMatchObject({ decision: 'allow-once' });
     expect(events[3]).toMatchObject({ isError: false, durationMs: expect.any(Number) });
     expect(statSync(audit).mode & 0o777).toBe(0o600);
+  });
+
+  it("answers the server's elicitation on the terminal, field by field, checking each answer", async () => {
+    const asked = await runOnTerminal(
+      ['call', 'rename_note', ...server()],
+      [
+        ['Answer?', 'a'],
+        ['> ', 'ab'], // too short: asked again
+        ['Please give at least 3 characters.', 'Groceries'],
+        ['2. High', '2'],
+        ['> [false] ', ''], // the default applies
+      ],
+    );
+    expect(asked.code, asked.screen).toBe(0);
+    expect(asked.screen).toContain('The server asks: How should the note be called?');
+    expect(asked.screen).toContain('1. Low');
+    expect(asked.screen).toContain(
+      '{"action":"accept","content":{"title":"Groceries","priority":"high","notify":false}}',
+    );
+  });
+
+  it('declares no elicitation off a terminal: the server learns it cannot ask', async () => {
+    const run1 = await run(['call', 'rename_note', ...server()]);
+    expect(run1.code).toBe(1);
+    expect(run1.stderr).toMatch(/elicitation/i);
   });
 });
