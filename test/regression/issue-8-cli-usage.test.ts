@@ -35,7 +35,16 @@ describe('help', () => {
     expect(r.code).toBe(0);
     expect(toolwire().stdout).toBe(r.stdout);
     expect(toolwire('help').stdout).toBe(r.stdout);
-    for (const command of ['serve', 'list', 'call', 'login', 'logout', 'approvals', 'help', '--version'])
+    for (const command of [
+      'serve',
+      'list',
+      'call',
+      'login',
+      'logout',
+      'approvals',
+      'help',
+      '--version',
+    ])
       expect(r.stdout).toContain(`toolwire ${command}`);
     const usage = r.stdout.split('Usage:\n')[1]?.split('\n\n')[0] ?? '';
     expect(descriptionColumns(usage)).toHaveLength(10);
@@ -84,7 +93,10 @@ describe('usage errors are in the program’s own words', () => {
       ['lsit'],
       'Unknown command "lsit". Did you mean "list"? Commands: serve, list, call, login, logout, approvals (see toolwire help).',
     ],
-    [['help', 'frob'], 'help: no command "frob" (commands: serve, list, call, login, logout, approvals)'],
+    [
+      ['help', 'frob'],
+      'help: no command "frob" (commands: serve, list, call, login, logout, approvals)',
+    ],
   ])('%j', (argv, message) => {
     const r = toolwire(...argv);
     expect(r).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
