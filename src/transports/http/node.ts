@@ -307,7 +307,10 @@ export async function serveHttp(
   });
   // One listener for every response (no closure per request): its request names the socket.
   const responseClosed = function (this: ServerResponse): void {
-    const socket = this.req.socket;
+    // A response that closes after its socket went away (a client that left mid-stream) has no
+    // socket to count down any more: the socket's own 'close' removed it.
+    const socket = this.req.socket as Socket | null;
+    if (socket === null || !busy.has(socket)) return;
     busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1));
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

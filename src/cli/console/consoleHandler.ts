@@ -1,0 +1,171 @@
+/**
+ * @module The console's HTTP interface, as a web-standard handler served on 127.0.0.1: the page
+ * and its bundled assets, a JSON API over the {@link ConsoleSession} (state, calls, cancels,
+ * confirmations, trust per server) and a server-sent event stream of every change. Every request
+ * passes the {@link ConsoleGuard} first; every answer carries its security headers.
+ */
+import type { ApprovalDecision } from '../../client.js';
+import { SECURITY_HEADERS, type ConsoleGuard } from './consoleGuard.js';
+import type { ConsoleSession } from './consoleSession.js';
+
+/** The page and its assets. */
+export interface ConsoleAssets {
+  readonly html: string;
+  readonly files: ReadonlyMap<string, { type: string; body: string }>;
+}
+
+const DECISIONS = new Set<ApprovalDecision>(['allow-once', 'allow-always', 'deny']);
+const MAX_BODY = 1024 * 1024;
+
+function answer(
+  status: number,
+  body: string,
+  headers: { type: string; extra?: Record<string, string> },
+) {
+  return new Response(body, {
+    status,
+    headers: { ...SECURITY_HEADERS, 'content-type': headers.type, ...headers.extra },
+  });
+}
+
+const json = (status: number, value: unknown) =>
+  answer(status, JSON.stringify(value), { type: 'application/json; charset=utf-8' });
+
+/** Reads a JSON object body, or says why it cannot. */
+async function bodyOf(request: Request): Promise<Record<string, unknown> | Response> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > MAX_BODY) {
+      await reader?.cancel();
+      return json(413, { error: `The request body is larger than ${MAX_BODY} bytes` });
+    }
+    chunks.push(next.value);
+  }
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  return json(400, { error: 'The request body must be a JSON object' });
+}
+
+/** The server-sent events of the session, from now on, with a keep-alive comment. */
+function events(session: ConsoleSession, signal: AbortSignal): Response {
+  const encoder = new TextEncoder();
+  let stop = (): void => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          stop();
+        }
+      };
+      const unsubscribe = session.subscribe((event) => send(`data: ${JSON.stringify(event)}\n\n`));
+      const keepAlive = setInterval(() => send(': keep-alive\n\n'), 15_000);
+      stop = () => {
+        unsubscribe();
+        clearInterval(keepAlive);
+      };
+      signal.addEventListener('abort', () => {
+        stop();
+        try {
+          controller.close();
+        } catch {
+          // already closed
+        }
+      });
+      send(': connected\n\n');
+    },
+    cancel: () => stop(),
+  });
+  return new Response(stream, {
+    headers: {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream',
+      'x-accel-buffering': 'no',
+    },
+  });
+}
+
+/** The console's handler. */
+export function consoleHandler(
+  session: ConsoleSession,
+  guard: ConsoleGuard,
+  assets: ConsoleAssets,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const verdict = guard.check(request);
+    if (verdict.kind === 'refused')
+      return answer(verdict.status, `${verdict.message}\n`, { type: 'text/plain' });
+    if (verdict.kind === 'exchange')
+      return answer(303, '', {
+        type: 'text/plain',
+        extra: { location: verdict.location, 'set-cookie': verdict.cookie },
+      });
+    const { pathname } = new URL(request.url);
+    const method = request.method;
+    if (method === 'GET' && pathname === '/')
+      return answer(200, assets.html, { type: 'text/html; charset=utf-8' });
+    const file = method === 'GET' ? assets.files.get(pathname) : undefined;
+    if (file) return answer(200, file.body, { type: file.type });
+    if (method === 'GET' && pathname === '/api/state')
+      return json(200, {
+        servers: [...session.servers.values()].map((s) => ({
+          id: s.id,
+          target: s.target,
+          serverInfo: s.client.serverInfo,
+          protocolVersion: s.client.protocolVersion,
+          trustAnnotations: s.trustAnnotations,
+          tools: s.tools,
+        })),
+        waiting: session.waiting(),
+        history: session.history,
+      });
+    if (method === 'GET' && pathname === '/api/events') return events(session, request.signal);
+    if (method !== 'POST') return json(404, { error: `No ${method} ${pathname}` });
+    const body = await bodyOf(request);
+    if (body instanceof Response) return body;
+    let m = /^\/api\/servers\/([\w-]+)\/calls$/.exec(pathname);
+    if (m) {
+      const server = session.servers.get(m[1]!);
+      const args = body['arguments'] ?? {};
+      if (!server || typeof body['tool'] !== 'string')
+        return json(400, { error: 'Give a known server and a tool name' });
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return json(400, { error: 'arguments must be a JSON object' });
+      return json(202, {
+        call: session.call(server.id, body['tool'], args as Record<string, unknown>),
+      });
+    }
+    m = /^\/api\/servers\/([\w-]+)\/trust$/.exec(pathname);
+    if (m) {
+      const server = session.servers.get(m[1]!);
+      if (!server || typeof body['trustAnnotations'] !== 'boolean')
+        return json(400, { error: 'Give a known server and trustAnnotations: true or false' });
+      server.trustAnnotations = body['trustAnnotations'];
+      return json(200, { trustAnnotations: server.trustAnnotations });
+    }
+    m = /^\/api\/calls\/([\w-]+)\/cancel$/.exec(pathname);
+    if (m)
+      return session.cancel(m[1]!) ? json(200, {}) : json(404, { error: 'No such running call' });
+    m = /^\/api\/confirmations\/([\w-]+)$/.exec(pathname);
+    if (m) {
+      const decision = body['decision'] as ApprovalDecision;
+      if (!DECISIONS.has(decision))
+        return json(400, { error: 'decision must be allow-once, allow-always or deny' });
+      return session.decide(m[1]!, decision)
+        ? json(200, {})
+        : json(404, { error: 'No such confirmation is waiting' });
+    }
+    return json(404, { error: `No ${method} ${pathname}` });
+  };
+}

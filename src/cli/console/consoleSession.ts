@@ -1,0 +1,174 @@
+/**
+ * @module What the console shows and does, apart from HTTP: the servers it is connected to (one
+ * toolwire client each) and their tools, kept fresh on `list_changed`; calls started from the
+ * page, with their progress, outcome and a cancel; the confirmations the approval policy asks
+ * for, waiting for the person's answer; and the history (the clients' audit trail), kept in
+ * memory (the last 1000 events) and appended to a JSON lines file when one is given. Every change
+ * is an event sent to the pages that listen.
+ */
+import { appendFileSync } from 'node:fs';
+import type { ApprovalDecision, ApprovalRequest, AuditEvent } from '../../client.js';
+import { McpClient } from '../../client.js';
+import type { CallToolResult, Tool, Transport } from '../../index.js';
+import { packageVersion } from '../version.js';
+
+/** One server the console is connected to. */
+export interface ConsoleServer {
+  readonly id: string;
+  /** How the user named it (URL or command line). */
+  readonly target: string;
+  readonly client: McpClient;
+  tools: Tool[];
+  /** Trust its annotations: read-only tools run without asking. Off by default. */
+  trustAnnotations: boolean;
+}
+
+/** What a page hears. */
+export type ConsoleEvent =
+  | { type: 'tools'; server: string; tools: Tool[] }
+  | { type: 'audit'; server: string; event: AuditEvent & { at: string } }
+  | { type: 'confirm'; id: string; server: string; request: ApprovalRequest }
+  | { type: 'confirmed'; id: string; decision: ApprovalDecision }
+  | { type: 'call-started'; call: string; server: string; tool: string; arguments: unknown }
+  | { type: 'progress'; call: string; progress: number; total?: number; message?: string }
+  | { type: 'call-ended'; call: string; result?: CallToolResult; error?: string };
+
+const HISTORY = 1000;
+
+/** The console's state and actions. */
+export class ConsoleSession {
+  readonly servers = new Map<string, ConsoleServer>();
+  readonly history: Array<ConsoleEvent & { at: string }> = [];
+  private readonly listeners = new Set<(event: ConsoleEvent & { at: string }) => void>();
+  private readonly pending = new Map<
+    string,
+    { server: string; request: ApprovalRequest; resolve: (d: ApprovalDecision) => void }
+  >();
+  private readonly running = new Map<string, AbortController>();
+  private nextId = 1;
+
+  /** `auditFile`: the JSON lines file the history is appended to. */
+  constructor(private readonly auditFile?: string) {}
+
+  /** Connects to a server through `transport`. */
+  async connect(target: string, transport: Transport): Promise<ConsoleServer> {
+    const id = `s${this.nextId++}`;
+    // Filled in once connected; the client's callbacks read it.
+    const made: { server?: ConsoleServer } = {};
+    const client = new McpClient(
+      { name: 'toolwire-console', version: packageVersion() },
+      {
+        approval: {
+          needsConfirmation: (tool) =>
+            !(made.server?.trustAnnotations === true && tool.annotations?.readOnlyHint === true),
+          confirm: (request) => this.ask(id, request),
+        },
+        audit: (event) => this.emit({ type: 'audit', server: id, event }),
+        onToolsChanged: (tools) => {
+          if (!made.server) return;
+          made.server.tools = tools;
+          this.emit({ type: 'tools', server: id, tools });
+        },
+      },
+    );
+    await client.connect(transport);
+    const server: ConsoleServer = { id, target, client, tools: [], trustAnnotations: false };
+    made.server = server;
+    this.servers.set(id, server);
+    server.tools = await client.listTools();
+    this.emit({ type: 'tools', server: id, tools: server.tools });
+    return server;
+  }
+
+  /** Listens to every event; returns the stop. */
+  subscribe(listener: (event: ConsoleEvent & { at: string }) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The confirmations waiting for an answer. */
+  waiting(): Array<{ id: string; server: string; request: ApprovalRequest }> {
+    return [...this.pending].map(([id, p]) => ({ id, server: p.server, request: p.request }));
+  }
+
+  /** Starts a call; its progress and end are events. Resolves with the call's id. */
+  call(serverId: string, tool: string, args: Record<string, unknown>): string {
+    const server = this.servers.get(serverId);
+    if (!server) throw new RangeError(`No server ${serverId}`);
+    const call = `c${this.nextId++}`;
+    const controller = new AbortController();
+    this.running.set(call, controller);
+    this.emit({ type: 'call-started', call, server: serverId, tool, arguments: args });
+    server.client
+      .callTool(tool, args, {
+        signal: controller.signal,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) =>
+          this.emit({
+            type: 'progress',
+            call,
+            progress: p.progress,
+            ...(p.total !== undefined ? { total: p.total } : {}),
+            ...(p.message !== undefined ? { message: p.message } : {}),
+          }),
+      })
+      .then(
+        (result) => this.emit({ type: 'call-ended', call, result }),
+        (error: unknown) =>
+          this.emit({
+            type: 'call-ended',
+            call,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+      )
+      .finally(() => this.running.delete(call));
+    return call;
+  }
+
+  /** Cancels a running call; false when it is not running. */
+  cancel(call: string): boolean {
+    const controller = this.running.get(call);
+    controller?.abort(new Error('Cancelled from the console'));
+    return controller !== undefined;
+  }
+
+  /** Answers a confirmation; false when none waits under that id. */
+  decide(id: string, decision: ApprovalDecision): boolean {
+    const pending = this.pending.get(id);
+    if (!pending) return false;
+    this.pending.delete(id);
+    this.emit({ type: 'confirmed', id, decision });
+    pending.resolve(decision);
+    return true;
+  }
+
+  /** Closes every connection; pending confirmations are denied. */
+  async close(): Promise<void> {
+    for (const id of [...this.pending.keys()]) this.decide(id, 'deny');
+    for (const controller of this.running.values()) controller.abort();
+    await Promise.all([...this.servers.values()].map((s) => s.client.close().catch(() => {})));
+  }
+
+  private ask(server: string, request: ApprovalRequest): Promise<ApprovalDecision> {
+    const id = `q${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, { server, request, resolve });
+      this.emit({ type: 'confirm', id, server, request });
+    });
+  }
+
+  private emit(event: ConsoleEvent): void {
+    const stamped = { ...event, at: new Date().toISOString() };
+    this.history.push(stamped);
+    if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
+    if (this.auditFile && event.type === 'audit')
+      appendFileSync(
+        this.auditFile,
+        `${JSON.stringify({ ...event.event, server: event.server })}\n`,
+        {
+          mode: 0o600,
+        },
+      );
+    for (const listener of this.listeners) listener(stamped);
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Issue 13: the console's HTTP side, before its page: the one-time token exchanged for an
+ * HttpOnly cookie; requests without it, with a wrong one, for another Host or from another Origin
+ * refused; the security headers; the state (servers and tools); a call that waits for the
+ * person's confirmation, heard on the event stream, then runs; a denial; malformed requests.
+ * It also found a defect of serveHttp: a response closing after Node detached its socket (the
+ * 413 answered before a large body was read) left a null socket in the listener's table, and
+ * close() threw from its idle sweep; this file failed with that error before the fix.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveHttp, type HttpListener } from '../../src/node.js';
+import { StdioClientTransport } from '../../src/stdio.js';
+import { ConsoleGuard } from '../../src/cli/console/consoleGuard.js';
+import { consoleHandler } from '../../src/cli/console/consoleHandler.js';
+import { ConsoleSession } from '../../src/cli/console/consoleSession.js';
+import { ROOT } from '../support/paths.js';
+
+const TOKEN = 'a'.repeat(43);
+let listener: HttpListener;
+let session: ConsoleSession;
+let base = '';
+let port = 0;
+
+beforeAll(async () => {
+  session = new ConsoleSession();
+  await session.connect(
+    'notes',
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [`${ROOT}build/test/fixtures/notesServer.js`],
+    }),
+  );
+  const guard = new ConsoleGuard(TOKEN);
+  listener = await serveHttp(
+    consoleHandler(session, guard, {
+      html: '<!doctype html><title>toolwire console</title>',
+      files: new Map([['/assets/app.js', { type: 'text/javascript', body: '1' }]]),
+    }),
+    { host: '127.0.0.1', port: 0 },
+  );
+  port = listener.port;
+  guard.listening('127.0.0.1', port);
+  base = `http://127.0.0.1:${port}`;
+}, 30_000);
+
+afterAll(async () => {
+  await session?.close();
+  await listener?.close();
+});
+
+const cookie = `toolwire_console=${TOKEN}`;
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, { headers: { cookie, ...headers }, redirect: 'manual' });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+/** Reads the event stream until `until` matches an event; resolves with the events read. */
+async function eventsUntil(
+  until: (event: Record<string, unknown>) => boolean,
+  act: () => Promise<unknown>,
+): Promise<Array<Record<string, unknown>>> {
+  const controller = new AbortController();
+  const response = await fetch(`${base}/api/events`, {
+    headers: { cookie },
+    signal: controller.signal,
+  });
+  const reader = response.body!.getReader();
+  const seen: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  await act();
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += new TextDecoder().decode(value);
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const chunk = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (!chunk.startsWith('data: ')) continue;
+      const event = JSON.parse(chunk.slice(6)) as Record<string, unknown>;
+      seen.push(event);
+      if (until(event)) {
+        controller.abort();
+        return seen;
+      }
+    }
+  }
+  controller.abort();
+  throw new Error(`not seen: ${JSON.stringify(seen)}`);
+}
+
+describe('the console over HTTP', () => {
+  it('exchanges the token in the URL for an HttpOnly, SameSite=Strict cookie', async () => {
+    const exchanged = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
+    expect(exchanged.status).toBe(303);
+    expect(exchanged.headers.get('location')).toBe('/');
+    expect(exchanged.headers.get('set-cookie')).toBe(
+      `toolwire_console=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`,
+    );
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it.each([
+    ['no token', {}, 401],
+    ['a wrong token', { cookie: 'toolwire_console=nope' }, 401],
+    ['a wrong Bearer token', { cookie: '', authorization: 'Bearer nope' }, 401],
+    ['another Origin', { origin: 'https://evil.example' }, 403],
+  ])('refuses a request with %s', async (_what, headers: Record<string, string>, status) => {
+    const init: Record<string, string> = { ...headers };
+    if (!('cookie' in headers)) init['cookie'] = '';
+    const response = await fetch(`${base}/api/state`, {
+      headers: { ...(headers['cookie'] === undefined ? {} : {}), ...init },
+    });
+    expect(response.status).toBe(status);
+    expect(await response.text()).not.toContain('delete_note');
+    expect((await fetch(`${base}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('refuses another Host (DNS rebinding), even with the cookie', async () => {
+    // fetch cannot set Host: a raw request can, as a rebinding browser would send it.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: '/api/state', headers: { host: 'evil.example', cookie } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('serves the state: servers and their tools', async () => {
+    const state = (await (await get('/api/state')).json()) as {
+      servers: Array<{ id: string; target: string; tools: Array<{ name: string }> }>;
+    };
+    expect(state.servers).toHaveLength(1);
+    expect(state.servers[0]).toMatchObject({ id: 's1', target: 'notes' });
+    expect(state.servers[0]!.tools.map((t) => t.name).sort()).toEqual([
+      'delete_note',
+      'read_note',
+      'rename_note',
+    ]);
+  });
+
+  it('a call waits for the confirmation, heard on the event stream, then runs', async () => {
+    let call = '';
+    const asked = await eventsUntil(
+      (e) => e['type'] === 'confirm',
+      async () => {
+        const started = await post('/api/servers/s1/calls', {
+          tool: 'delete_note',
+          arguments: { id: '4' },
+        });
+        expect(started.status).toBe(202);
+        call = ((await started.json()) as { call: string }).call;
+      },
+    );
+    const confirm = asked.find((e) => e['type'] === 'confirm') as {
+      id: string;
+      request: { tool: { name: string }; arguments: unknown };
+    };
+    expect(confirm.request.tool.name).toBe('delete_note');
+    expect(confirm.request.arguments).toEqual({ id: '4' });
+    const ended = await eventsUntil(
+      (e) => e['type'] === 'call-ended' && e['call'] === call,
+      () => post(`/api/confirmations/${confirm.id}`, { decision: 'allow-once' }),
+    );
+    expect(ended.at(-1)).toMatchObject({
+      result: { content: [{ type: 'text', text: 'deleted 4' }] },
+    });
+  });
+
+  it('a denied call ends with the denial and never runs', async () => {
+    const asked = await eventsUntil(
+      (e) => e['type'] === 'confirm',
+      () => post('/api/servers/s1/calls', { tool: 'delete_note', arguments: { id: '5' } }),
+    );
+    const id = (asked.find((e) => e['type'] === 'confirm') as { id: string }).id;
+    const ended = await eventsUntil(
+      (e) => e['type'] === 'call-ended',
+      () => post(`/api/confirmations/${id}`, { decision: 'deny' }),
+    );
+    expect(ended.at(-1)).toMatchObject({ error: 'The user denied the call to tool "delete_note"' });
+  });
+
+  it('answers malformed requests in its own terms', async () => {
+    expect((await post('/api/servers/s1/calls', 'not json')).status).toBe(400);
+    expect((await post('/api/servers/s9/calls', { tool: 'x' })).status).toBe(400);
+    expect((await post('/api/servers/s1/calls', { tool: 'x', arguments: [1] })).status).toBe(400);
+    expect((await post('/api/confirmations/q999', { decision: 'allow-once' })).status).toBe(404);
+    expect((await post('/api/confirmations/q1', { decision: 'maybe' })).status).toBe(400);
+    expect((await post('/api/servers/s1/calls', 'x'.repeat(2 * 1024 * 1024))).status).toBe(413);
+    expect((await get('/nothing')).status).toBe(404);
+  });
+});
