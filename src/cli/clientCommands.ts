@@ -17,6 +17,7 @@ import { confirmationPolicy } from './callConfirmation.js';
 import { byCloseness } from './closest.js';
 import { readConfig } from './config.js';
 import { terminalElicitation } from './terminalElicitation.js';
+import { terminalSampling } from './terminalSampling.js';
 import { CliFailure, describeFailure, EXIT, type FailureContext } from './failure.js';
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
@@ -127,6 +128,8 @@ async function withSession<T>(
                 output: io.stderr,
                 signal: interrupt.signal,
               }),
+              // Shown, then refused: the CLI has no model.
+              sampling: terminalSampling(io.stderr),
             },
             elicitationModes: ['form', 'url'] as const,
           }

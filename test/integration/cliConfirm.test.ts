@@ -208,4 +208,15 @@ describe('toolwire call asks before a tool that is not read-only', () => {
     expect(run1.code).toBe(1);
     expect(run1.stderr).toMatch(/elicitation/i);
   });
+
+  it("shows a server's sampling request on the terminal, then refuses it (the CLI has no model)", async () => {
+    const shown = await runOnTerminal(['call', 'summarize_note', ...server()], []);
+    expect(shown.screen).toContain('The server asks for a model completion (sampling):');
+    expect(shown.screen).toContain('system: You summarize notes.');
+    expect(shown.screen).toContain('user: Summarize: buy milk');
+    expect(shown.screen).toContain('(at most 50 tokens)');
+    // The server passed the refusal on as the call's JSON-RPC error: a protocol failure, exit 3.
+    expect(shown.screen).toContain('Error -1: User rejected sampling request');
+    expect(shown.code).toBe(3);
+  });
 });

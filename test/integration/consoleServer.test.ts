@@ -152,6 +152,7 @@ describe('the console over HTTP', () => {
       'delete_note',
       'read_note',
       'rename_note',
+      'summarize_note',
     ]);
   });
 
