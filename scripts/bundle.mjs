@@ -7,6 +7,7 @@
 // RSS, which is the start-up every stdio server pays each time a host spawns it. Splitting keeps
 // each source module in exactly one output file, so every entry point shares the same classes and
 // module state (`instanceof` holds across `toolwire` and `toolwire/stdio`).
+import { copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** The files esbuild starts from, relative to src/ (each becomes dist/<same path>.js). */
@@ -28,7 +29,7 @@ export const ENTRY_POINTS = [
  * Modules that find files relative to their own URL (`new URL('./watchHooks.js', import.meta.url)`,
  * `../../package.json`): they must land in dist/cli/, never in a shared chunk elsewhere.
  */
-const LOCATED_IN_CLI = ['src/cli/watch.ts', 'src/cli/version.ts'];
+const LOCATED_IN_CLI = ['src/cli/watch.ts', 'src/cli/version.ts', 'src/cli/consoleCommand.ts'];
 
 /** Bundles src/ into dist/ (which tsc has already filled with declarations). */
 export function bundleLibrary(root) {
@@ -53,6 +54,34 @@ export function bundleLibrary(root) {
     logLevel: 'warning',
   });
   checkLocations(result.metafile);
+}
+
+/**
+ * Bundles the console's page (src/cli/console/ui, Preact) into dist/console/app.js and
+ * app.css: one script and one stylesheet the console serves itself, with no request anywhere
+ * else (its CSP allows none). Preact is chosen for its size (about 4 KB in the bundle), its
+ * escaping of every text it renders, and hooks that keep the page a few hundred lines; it is a
+ * build-time dependency only.
+ */
+export function bundleConsole(root) {
+  const esbuild = createRequire(`${root}package.json`)('esbuild');
+  esbuild.buildSync({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/console/ui/app.tsx'],
+    outfile: 'dist/console/app.js',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome120', 'firefox120', 'safari17'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    legalComments: 'none',
+    sourcemap: true,
+    sourcesContent: false, // the map points at src/, which the package ships
+    logLevel: 'warning',
+  });
+  copyFileSync(`${root}src/cli/console/ui/console.css`, `${root}dist/console/app.css`);
 }
 
 function checkLocations(metafile) {

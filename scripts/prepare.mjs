@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleLibrary } from './bundle.mjs';
+import { bundleConsole, bundleLibrary } from './bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -105,7 +105,10 @@ export function build(name) {
       stdio: 'inherit',
     },
   );
-  if (target.bundle) bundleLibrary(root);
+  if (target.bundle) {
+    bundleLibrary(root);
+    bundleConsole(root);
+  }
   mkdirSync(STAMPS, { recursive: true });
   writeFileSync(stampFile(name), `${JSON.stringify({ inputs, outputs: outputsOf(name) })}\n`);
 }

@@ -17,6 +17,7 @@ import { suggestion } from './closest.js';
 import { parseLogin, parseLogout, type LoginCommand, type LogoutCommand } from './loginArgs.js';
 import { CONFIRM_MODES, type ConfirmMode } from './callConfirmation.js';
 import { parseApprovals, type ApprovalsCommand } from './approvalsCommand.js';
+import { parseConsole, type ConsoleCommand } from './consoleCommand.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
 export { UsageError } from './argValues.js';
@@ -114,6 +115,7 @@ export type Command =
   | LoginCommand
   | LogoutCommand
   | ApprovalsCommand
+  | ConsoleCommand
   | HelpCommand
   | VersionCommand;
 
@@ -377,6 +379,8 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseList(own, target);
     case 'call':
       return parseCall(own, target);
+    case 'console':
+      return parseConsole(own, target);
     case 'approvals':
       // The server key of a command target starts with "--": the words are taken as they are.
       return parseApprovals(rest);

@@ -8,6 +8,7 @@ import { parseCommand, wantsJsonOutput, type Command } from './args.js';
 import { callCommand, listCommand } from './clientCommands.js';
 import { describeFailure, printFailure } from './failure.js';
 import { approvalsCommand } from './approvalsCommand.js';
+import { consoleCommand } from './consoleCommand.js';
 import { loginCommand } from './loginCommand.js';
 import { logoutCommand } from './logoutCommand.js';
 import { serve } from './serve.js';
@@ -35,6 +36,8 @@ async function run(command: Command): Promise<number> {
       return logoutCommand(command, io);
     case 'approvals':
       return approvalsCommand(command, io);
+    case 'console':
+      return consoleCommand(command, io);
   }
 }
 

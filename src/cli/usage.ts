@@ -4,7 +4,7 @@
  */
 
 /** The commands that have their own help. */
-export type HelpTopic = 'serve' | 'list' | 'call' | 'login' | 'logout' | 'approvals';
+export type HelpTopic = 'serve' | 'list' | 'call' | 'login' | 'logout' | 'approvals' | 'console';
 
 /** The commands with help, in the order the program help lists them. */
 export const HELP_TOPICS: readonly HelpTopic[] = [
@@ -14,6 +14,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
   'login',
   'logout',
   'approvals',
+  'console',
 ];
 
 type Rows = ReadonlyArray<readonly [string, string]>;
@@ -176,6 +177,25 @@ expire. The URL must be https (or http on a loopback host).`,
       ['-h, --help', 'Show this help'],
     ],
   },
+  console: {
+    usage: [
+      'toolwire console <url>... [-- <command> [args...]] [--host <host>] [--port <port>]',
+      '                 [--audit <file>] [--allow-loopback-http]',
+    ],
+    about: `Connect to the servers named (URLs, and one command after "--") and serve a web console for
+them on 127.0.0.1 (a free port unless --port): their tools, a form for each, a confirmation
+before each call (allow once, always for this definition, or deny), progress and cancel,
+results, and the history. Open the URL it prints: it carries a one-time token, exchanged for a
+cookie; anything else is refused. A protected server is signed in to through the browser.
+Ctrl-C stops it.`,
+    options: [
+      ['--host <host>', 'Listen on this address instead (reachable from the network!)'],
+      ['--port <port>', 'Listen on this port (default: a free one)'],
+      ['--audit <file>', 'Append the audit trail (JSON lines) to this file'],
+      ['--allow-loopback-http', 'Accept http:// OAuth endpoints on loopback hosts (development)'],
+      ['-h, --help', 'Show this help'],
+    ],
+  },
   approvals: {
     usage: ['toolwire approvals list', 'toolwire approvals revoke <server> [<tool>]'],
     about: `The tools you allowed always when toolwire call asked ("a"), per server as you named it (its
@@ -207,7 +227,7 @@ export function commandHelp(topic: HelpTopic): string {
   const exit =
     topic === 'serve'
       ? SERVE_EXIT_STATUS
-      : topic === 'login' || topic === 'logout' || topic === 'approvals'
+      : topic === 'login' || topic === 'logout' || topic === 'approvals' || topic === 'console'
         ? LOGIN_EXIT_STATUS
         : EXIT_STATUS;
   return `${lines.join('\n')}\n\n${about}\n\nOptions:\n${columns(options)}\n\n${exit}`;
@@ -227,6 +247,7 @@ ${columns(
     ['toolwire login <url> [options]', 'Sign in to a server (OAuth); list and call use it'],
     ['toolwire logout <url>', 'Forget the tokens stored for a server'],
     ['toolwire approvals list|revoke', 'The tools you allowed always, per server'],
+    ['toolwire console <url>... [-- <cmd>]', 'A web console for servers, on 127.0.0.1'],
     ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],
     ['toolwire --version', 'Print the version'],
   ],

@@ -47,7 +47,7 @@ describe('help', () => {
     ])
       expect(r.stdout).toContain(`toolwire ${command}`);
     const usage = r.stdout.split('Usage:\n')[1]?.split('\n\n')[0] ?? '';
-    expect(descriptionColumns(usage)).toHaveLength(10);
+    expect(descriptionColumns(usage)).toHaveLength(11);
     expect(new Set(descriptionColumns(usage)).size).toBe(1);
     expect(r.stdout).toContain('130  interrupted');
   });
@@ -91,11 +91,11 @@ describe('usage errors are in the program’s own words', () => {
     ],
     [
       ['lsit'],
-      'Unknown command "lsit". Did you mean "list"? Commands: serve, list, call, login, logout, approvals (see toolwire help).',
+      'Unknown command "lsit". Did you mean "list"? Commands: serve, list, call, login, logout, approvals, console (see toolwire help).',
     ],
     [
       ['help', 'frob'],
-      'help: no command "frob" (commands: serve, list, call, login, logout, approvals)',
+      'help: no command "frob" (commands: serve, list, call, login, logout, approvals, console)',
     ],
   ])('%j', (argv, message) => {
     const r = toolwire(...argv);

@@ -113,6 +113,9 @@ export function consoleHandler(
       });
     const { pathname } = new URL(request.url);
     const method = request.method;
+    // Browsers ask for it on their own; there is none.
+    if (method === 'GET' && pathname === '/favicon.ico')
+      return answer(204, '', { type: 'text/plain' });
     if (method === 'GET' && pathname === '/')
       return answer(200, assets.html, { type: 'text/html; charset=utf-8' });
     const file = method === 'GET' ? assets.files.get(pathname) : undefined;

@@ -1,0 +1,357 @@
+/**
+ * @module The console page: the connected servers and their tools, a tool's definition and the
+ * form to call it, the confirmation the approval policy asks for, running calls with progress
+ * and a cancel button, results, and the history. State comes from `/api/state`, changes from the
+ * `/api/events` stream; actions are POSTs to the console's API (same origin, cookie).
+ */
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ResultView } from './contentView.js';
+import { SchemaForm, type Schema } from './schemaForm.js';
+import { instructionLike, visible } from './visibleText.js';
+
+type Json = Record<string, unknown>;
+interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Schema;
+  outputSchema?: Schema;
+  annotations?: Json;
+  icons?: Array<{ src: string }>;
+  execution?: { taskSupport?: string };
+}
+interface Server {
+  id: string;
+  target: string;
+  serverInfo?: { name: string; version: string };
+  trustAnnotations: boolean;
+  tools: Tool[];
+}
+interface Confirmation {
+  id: string;
+  server: string;
+  request: { tool: Tool; arguments: Json; reason: string; previous?: Tool };
+}
+interface Call {
+  call: string;
+  server: string;
+  tool: string;
+  arguments: unknown;
+  progress?: { progress: number; total?: number; message?: string };
+  result?: Json;
+  error?: string;
+}
+type Event = Json & { type: string; at: string };
+
+const post = (path: string, body: unknown) =>
+  fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+function Description({ text }: { text: string }) {
+  return (
+    <div class="description">
+      {text.split('\n').map((line, i) => (
+        <div key={i} class={instructionLike(line) ? 'flagged' : ''}>
+          {instructionLike(line) ? (
+            <span class="badge warn">reads like an instruction to the model</span>
+          ) : null}
+          {visible(line)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function hints(tool: Tool): string[] {
+  const a = tool.annotations ?? {};
+  return [
+    a['readOnlyHint'] === true
+      ? 'read-only'
+      : a['destructiveHint'] === false
+        ? 'not destructive'
+        : 'destructive',
+    a['idempotentHint'] === true ? 'idempotent' : 'not idempotent',
+    a['openWorldHint'] === false ? 'closed world' : 'open world',
+  ];
+}
+
+function ToolDetail(props: { server: Server; tool: Tool; onCall: (args: Json) => void }) {
+  const { tool } = props;
+  const icons = (tool.icons ?? []).filter((i) => /^(https:|data:image\/)/.test(i.src));
+  return (
+    <section class="tool-detail" aria-label={`tool ${tool.name}`}>
+      <h2>
+        {icons[0] ? <img class="icon" alt="" src={icons[0].src} /> : null}
+        {tool.title && tool.title !== tool.name ? `${visible(tool.title)} ` : ''}
+        <code>{visible(tool.name)}</code>
+      </h2>
+      <div class="note">on {visible(props.server.target)}</div>
+      {tool.description ? <Description text={tool.description} /> : null}
+      <div class="hints">
+        hints (untrusted):{' '}
+        {hints(tool).map((h) => (
+          <span key={h} class="badge">
+            {h}
+          </span>
+        ))}{' '}
+        task support: {tool.execution?.taskSupport ?? 'forbidden'}
+      </div>
+      <details>
+        <summary>input schema</summary>
+        <pre class="json">{visible(JSON.stringify(tool.inputSchema, null, 2))}</pre>
+      </details>
+      {tool.outputSchema ? (
+        <details>
+          <summary>output schema</summary>
+          <pre class="json">{visible(JSON.stringify(tool.outputSchema, null, 2))}</pre>
+        </details>
+      ) : null}
+      <SchemaForm
+        key={`${props.server.id}/${tool.name}`}
+        schema={tool.inputSchema}
+        onSubmit={props.onCall}
+      />
+    </section>
+  );
+}
+
+function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
+  const { request } = waiting;
+  const answer = (decision: string) => void post(`/api/confirmations/${waiting.id}`, { decision });
+  return (
+    <div class="dialog" role="dialog" aria-label="confirm the call">
+      <h2>Call {visible(request.tool.name)}?</h2>
+      <div class="note">
+        {request.reason === 'definition-changed'
+          ? 'Its definition changed since you allowed it always.'
+          : 'The server could use this tool to act on your behalf.'}
+      </div>
+      <div>arguments</div>
+      <pre class="json args">{visible(JSON.stringify(request.arguments, null, 2))}</pre>
+      {request.previous ? (
+        <div class="changed">
+          <div>before</div>
+          <pre class="json">{visible(JSON.stringify(request.previous, null, 2))}</pre>
+          <div>now</div>
+          <pre class="json">{visible(JSON.stringify(request.tool, null, 2))}</pre>
+        </div>
+      ) : null}
+      <div class="actions">
+        <button onClick={() => answer('allow-once')}>Allow once</button>
+        <button onClick={() => answer('allow-always')}>Always allow this definition</button>
+        <button class="danger" onClick={() => answer('deny')}>
+          Deny
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CallView({ call }: { call: Call }) {
+  const running = !call.result && call.error === undefined;
+  return (
+    <div class={`call${running ? ' running' : ''}`} aria-label={`call ${call.call}`}>
+      <div>
+        <strong>{visible(call.tool)}</strong>{' '}
+        {running ? <span class="badge running">running</span> : null}
+        <code>{visible(JSON.stringify(call.arguments))}</code>
+      </div>
+      {running && call.progress ? (
+        <div>
+          <progress value={call.progress.progress} max={call.progress.total ?? undefined} />
+          {call.progress.message ? (
+            <span class="note"> {visible(call.progress.message)}</span>
+          ) : null}
+        </div>
+      ) : null}
+      {running ? (
+        <button onClick={() => void post(`/api/calls/${call.call}/cancel`, {})}>Cancel</button>
+      ) : null}
+      {call.result ? <ResultView result={call.result} /> : null}
+      {call.error !== undefined ? <div class="badge error">{visible(call.error)}</div> : null}
+    </div>
+  );
+}
+
+function History({ events }: { events: Event[] }) {
+  const [filter, setFilter] = useState('');
+  const shown = events.filter(
+    (e) => e.type === 'audit' && JSON.stringify(e).toLowerCase().includes(filter.toLowerCase()),
+  );
+  const exportLines = () => {
+    const blob = new Blob(
+      shown.map((e) => `${JSON.stringify(e)}\n`),
+      { type: 'application/x-ndjson' },
+    );
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'toolwire-audit.jsonl';
+    a.click();
+  };
+  return (
+    <section class="history" aria-label="history">
+      <h2>History</h2>
+      <input
+        type="search"
+        placeholder="filter"
+        value={filter}
+        onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
+      />
+      <button onClick={exportLines}>Export</button>
+      <ol>
+        {shown
+          .slice(-200)
+          .reverse()
+          .map((e, i) => {
+            const event = (e['event'] ?? {}) as Json;
+            return (
+              <li key={i}>
+                <code>{e.at.slice(11, 19)}</code> {visible(String(event['type']))}{' '}
+                {visible(String(event['tool'] ?? event['name'] ?? ''))}{' '}
+                {event['decision'] ? visible(String(event['decision'])) : ''}
+                {event['arguments'] ? (
+                  <code> {visible(JSON.stringify(event['arguments']))}</code>
+                ) : null}
+              </li>
+            );
+          })}
+      </ol>
+    </section>
+  );
+}
+
+function App() {
+  const [servers, setServers] = useState<Server[]>([]);
+  const [waiting, setWaiting] = useState<Confirmation[]>([]);
+  const [calls, setCalls] = useState<Call[]>([]);
+  const [events, setEvents] = useState<Event[]>([]);
+  const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>();
+  useEffect(() => {
+    void fetch('/api/state')
+      .then(
+        (r) =>
+          r.json() as Promise<{ servers: Server[]; waiting: Confirmation[]; history: Event[] }>,
+      )
+      .then((state) => {
+        setServers(state.servers);
+        setWaiting(state.waiting);
+        setEvents(state.history);
+      });
+    const source = new EventSource('/api/events');
+    source.onmessage = (message: MessageEvent<string>) => {
+      const e = JSON.parse(message.data) as Event;
+      setEvents((all) => [...all.slice(-999), e]);
+      if (e.type === 'tools')
+        setServers((all) =>
+          all.map((s) => (s.id === e['server'] ? { ...s, tools: e['tools'] as Tool[] } : s)),
+        );
+      else if (e.type === 'confirm') setWaiting((all) => [...all, e as unknown as Confirmation]);
+      else if (e.type === 'confirmed') setWaiting((all) => all.filter((w) => w.id !== e['id']));
+      else if (e.type === 'call-started')
+        setCalls((all) => [
+          ...all,
+          {
+            call: String(e['call']),
+            server: String(e['server']),
+            tool: String(e['tool']),
+            arguments: e['arguments'],
+          },
+        ]);
+      else if (e.type === 'progress')
+        setCalls((all) =>
+          all.map((c) =>
+            c.call === e['call'] ? { ...c, progress: e as unknown as Call['progress'] } : c,
+          ),
+        );
+      else if (e.type === 'call-ended')
+        setCalls((all) =>
+          all.map((c) =>
+            c.call === e['call']
+              ? {
+                  ...c,
+                  ...(e['result'] ? { result: e['result'] as Json } : {}),
+                  ...(e['error'] !== undefined ? { error: String(e['error']) } : {}),
+                }
+              : c,
+          ),
+        );
+    };
+    return () => source.close();
+  }, []);
+  const names = new Map<string, number>();
+  for (const s of servers) for (const t of s.tools) names.set(t.name, (names.get(t.name) ?? 0) + 1);
+  const server = servers.find((s) => s.id === selected?.server);
+  const tool = server?.tools.find((t) => t.name === selected?.tool);
+  return (
+    <div class="layout">
+      <nav class="tools" aria-label="tools">
+        <h1>toolwire console</h1>
+        {servers.map((s) => (
+          <div key={s.id} class="server">
+            <h2>{visible(s.serverInfo?.name ?? s.target)}</h2>
+            <div class="note">{visible(s.target)}</div>
+            <label class="trust">
+              <input
+                type="checkbox"
+                checked={s.trustAnnotations}
+                onChange={(e) => {
+                  const trust = (e.target as HTMLInputElement).checked;
+                  void post(`/api/servers/${s.id}/trust`, { trustAnnotations: trust });
+                  setServers((all) =>
+                    all.map((x) => (x.id === s.id ? { ...x, trustAnnotations: trust } : x)),
+                  );
+                }}
+              />
+              trust its annotations (read-only tools run without asking)
+            </label>
+            <ul>
+              {s.tools.map((t) => (
+                <li key={t.name}>
+                  <button
+                    class={selected?.server === s.id && selected.tool === t.name ? 'selected' : ''}
+                    onClick={() => setSelected({ server: s.id, tool: t.name })}
+                  >
+                    {visible(t.name)}
+                  </button>
+                  {(names.get(t.name) ?? 0) > 1 ? (
+                    <span class="badge warn">also on another server</span>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      <main>
+        {server && tool ? (
+          <ToolDetail
+            server={server}
+            tool={tool}
+            onCall={(args) =>
+              void post(`/api/servers/${server.id}/calls`, { tool: tool.name, arguments: args })
+            }
+          />
+        ) : (
+          <p class="note">Pick a tool to see its definition and call it.</p>
+        )}
+        <section class="calls" aria-label="calls">
+          {calls
+            .slice()
+            .reverse()
+            .map((c) => (
+              <CallView key={c.call} call={c} />
+            ))}
+        </section>
+        <History events={events} />
+      </main>
+      {waiting[0] ? <ConfirmDialog waiting={waiting[0]} /> : null}
+    </div>
+  );
+}
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

@@ -1,0 +1,327 @@
+/**
+ * @module A form generated from a tool's input schema: strings (with `date`, `date-time`,
+ * `email` and `uri` formats and length bounds), numbers and integers within their bounds,
+ * booleans, enums and titled enums (`oneOf`/`anyOf` of `const`), arrays (of choices, or one item
+ * per line), nested objects, defaults and required fields, with the problems of each field shown
+ * beside it. Everything is rendered as text: nothing in a schema becomes markup.
+ */
+import { useState } from 'preact/hooks';
+import { visible } from './visibleText.js';
+
+export type Schema = Record<string, unknown>;
+type Value = unknown;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The choices of a field: `enum`, or `oneOf`/`anyOf` of `const` with titles. */
+export function choicesOf(schema: Schema): Array<{ value: unknown; label: string }> | undefined {
+  if (Array.isArray(schema['enum']))
+    return schema['enum'].map((v) => ({ value: v, label: String(v) }));
+  const options = schema['oneOf'] ?? schema['anyOf'];
+  if (Array.isArray(options) && options.every((o) => o && typeof o === 'object' && 'const' in o))
+    return (options as Schema[]).map((o) => ({
+      value: o['const'],
+      label: str(o['title']) ?? String(o['const']),
+    }));
+  return undefined;
+}
+
+/** The problems of a value against its field's schema ('' when none). */
+export function problemOf(schema: Schema, value: Value, required: boolean): string {
+  if (value === undefined || value === '') return required ? 'Required' : '';
+  const type = schema['type'];
+  if ((type === 'number' || type === 'integer') && typeof value === 'number') {
+    if (Number.isNaN(value)) return 'A number';
+    if (type === 'integer' && !Number.isInteger(value)) return 'A whole number';
+    const min = schema['minimum'];
+    const max = schema['maximum'];
+    if (typeof min === 'number' && value < min) return `At least ${min}`;
+    if (typeof max === 'number' && value > max) return `At most ${max}`;
+  }
+  if (typeof value === 'string') {
+    const min = schema['minLength'];
+    const max = schema['maxLength'];
+    if (typeof min === 'number' && value.length < min) return `At least ${min} characters`;
+    if (typeof max === 'number' && value.length > max) return `At most ${max} characters`;
+    if (schema['format'] === 'email' && !/^[^@\s]+@[^@\s]+$/.test(value)) return 'An email address';
+    if (schema['format'] === 'uri' && !/^[a-z][a-z0-9+.-]*:/i.test(value)) return 'A URI';
+  }
+  return '';
+}
+
+/** The initial value of a field: its default, or empty. */
+export function initialValue(schema: Schema): Value {
+  if ('default' in schema) return schema['default'];
+  if (schema['type'] === 'object') {
+    const out: Record<string, Value> = {};
+    for (const [k, s] of Object.entries((schema['properties'] ?? {}) as Record<string, Schema>)) {
+      const v = initialValue(s);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/** Every problem of an object value, by field path ('a.b'). */
+export function problemsOf(
+  schema: Schema,
+  value: Record<string, Value>,
+  prefix = '',
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const required = new Set((schema['required'] as string[] | undefined) ?? []);
+  for (const [name, field] of Object.entries(
+    (schema['properties'] ?? {}) as Record<string, Schema>,
+  )) {
+    const path = prefix + name;
+    const v = value[name];
+    if (field['type'] === 'object' && v && typeof v === 'object')
+      Object.assign(problems, problemsOf(field, v as Record<string, Value>, `${path}.`));
+    else {
+      const problem = problemOf(field, v, required.has(name));
+      if (problem) problems[path] = problem;
+    }
+  }
+  return problems;
+}
+
+interface FieldProps {
+  name: string;
+  path: string;
+  schema: Schema;
+  value: Value;
+  required: boolean;
+  problems: Record<string, string>;
+  onChange: (value: Value) => void;
+}
+
+function Field({ name, path, schema, value, required, problems, onChange }: FieldProps) {
+  const label = visible(str(schema['title']) ?? name);
+  const description = str(schema['description']);
+  const id = `field-${path}`;
+  const type = schema['type'];
+  const choices = choicesOf(schema);
+  const items = (schema['items'] ?? {}) as Schema;
+  let input;
+  if (type === 'object') {
+    const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+    const inner = (value && typeof value === 'object' ? value : {}) as Record<string, Value>;
+    const req = new Set((schema['required'] as string[] | undefined) ?? []);
+    input = (
+      <fieldset>
+        {Object.entries(properties).map(([k, s]) => (
+          <Field
+            key={k}
+            name={k}
+            path={`${path}.${k}`}
+            schema={s}
+            value={inner[k]}
+            required={req.has(k)}
+            problems={problems}
+            onChange={(v) => onChange({ ...inner, [k]: v })}
+          />
+        ))}
+      </fieldset>
+    );
+  } else if (choices) {
+    input = (
+      <select
+        id={id}
+        value={choices.findIndex((c) => c.value === value)}
+        onChange={(e) => {
+          const i = Number((e.target as HTMLSelectElement).value);
+          onChange(i >= 0 ? choices[i]?.value : undefined);
+        }}
+      >
+        <option value={-1}>—</option>
+        {choices.map((c, i) => (
+          <option key={i} value={i}>
+            {visible(c.label)}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (type === 'array' && choicesOf(items)) {
+    const picked = Array.isArray(value) ? value : [];
+    input = (
+      <span id={id} class="choices">
+        {choicesOf(items)!.map((c, i) => (
+          <label key={i}>
+            <input
+              type="checkbox"
+              checked={picked.includes(c.value)}
+              onChange={(e) => {
+                const on = (e.target as HTMLInputElement).checked;
+                onChange(on ? [...picked, c.value] : picked.filter((p) => p !== c.value));
+              }}
+            />
+            {visible(c.label)}
+          </label>
+        ))}
+      </span>
+    );
+  } else if (type === 'array') {
+    input = (
+      <textarea
+        id={id}
+        placeholder="one item per line"
+        value={Array.isArray(value) ? value.join('\n') : ''}
+        onInput={(e) => {
+          const lines = (e.target as HTMLTextAreaElement).value.split('\n').filter((l) => l !== '');
+          onChange(
+            items['type'] === 'number' || items['type'] === 'integer' ? lines.map(Number) : lines,
+          );
+        }}
+      />
+    );
+  } else if (type === 'boolean') {
+    input = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => onChange((e.target as HTMLInputElement).checked)}
+      />
+    );
+  } else if (type === 'number' || type === 'integer') {
+    input = (
+      <input
+        id={id}
+        type="number"
+        step={type === 'integer' ? 1 : 'any'}
+        value={typeof value === 'number' ? value : ''}
+        min={schema['minimum'] as number | undefined}
+        max={schema['maximum'] as number | undefined}
+        onInput={(e) => {
+          const raw = (e.target as HTMLInputElement).value;
+          onChange(raw === '' ? undefined : Number(raw));
+        }}
+      />
+    );
+  } else {
+    const format = str(schema['format']);
+    const inputType =
+      format === 'date'
+        ? 'date'
+        : format === 'date-time'
+          ? 'datetime-local'
+          : format === 'email'
+            ? 'email'
+            : format === 'uri'
+              ? 'url'
+              : 'text';
+    input = (
+      <input
+        id={id}
+        type={inputType}
+        value={typeof value === 'string' ? value : ''}
+        onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+      />
+    );
+  }
+  const problem = problems[path];
+  return (
+    <div class={`field${problem ? ' invalid' : ''}`}>
+      <label for={id}>
+        {label}
+        {required ? (
+          <span class="required" title="required">
+            {' '}
+            *
+          </span>
+        ) : null}
+      </label>
+      {description ? <div class="hint">{visible(description)}</div> : null}
+      {input}
+      {problem ? (
+        <div class="problem" role="alert">
+          {problem}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The form of one tool's arguments, with a raw JSON editor beside it. */
+export function SchemaForm(props: {
+  schema: Schema;
+  onSubmit: (args: Record<string, unknown>) => void;
+}) {
+  const [value, setValue] = useState<Record<string, Value>>(
+    () => initialValue(props.schema) as Record<string, Value>,
+  );
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [raw, setRaw] = useState<string | undefined>(undefined);
+  const [rawProblem, setRawProblem] = useState('');
+  const properties = (props.schema['properties'] ?? {}) as Record<string, Schema>;
+  const required = new Set((props.schema['required'] as string[] | undefined) ?? []);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    let args = value;
+    if (raw !== undefined) {
+      try {
+        const parsed = JSON.parse(raw) as unknown;
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+          throw new Error('not an object');
+        args = parsed as Record<string, Value>;
+      } catch {
+        setRawProblem('The arguments must be a JSON object');
+        return;
+      }
+    }
+    const found = problemsOf(props.schema, args);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    const clean = Object.fromEntries(
+      Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
+    );
+    props.onSubmit(clean);
+  };
+  return (
+    <form class="call-form" onSubmit={submit}>
+      {raw === undefined ? (
+        Object.entries(properties).map(([name, schema]) => (
+          <Field
+            key={name}
+            name={name}
+            path={name}
+            schema={schema}
+            value={value[name]}
+            required={required.has(name)}
+            problems={problems}
+            onChange={(v) => setValue({ ...value, [name]: v })}
+          />
+        ))
+      ) : (
+        <div class="field">
+          <label for="raw-json">Arguments (JSON)</label>
+          <textarea
+            id="raw-json"
+            class="raw"
+            value={raw}
+            onInput={(e) => setRaw((e.target as HTMLTextAreaElement).value)}
+          />
+          {rawProblem ? (
+            <div class="problem" role="alert">
+              {rawProblem}
+            </div>
+          ) : null}
+        </div>
+      )}
+      <div class="actions">
+        <button
+          type="button"
+          onClick={() =>
+            raw === undefined ? setRaw(JSON.stringify(value, null, 2)) : setRaw(undefined)
+          }
+        >
+          {raw === undefined ? 'Edit as JSON' : 'Edit as form'}
+        </button>
+        <button type="submit" class="primary">
+          Call
+        </button>
+      </div>
+    </form>
+  );
+}

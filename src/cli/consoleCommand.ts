@@ -1,0 +1,137 @@
+/**
+ * @module `toolwire console <url>... [-- <command> [args...]]`: the human in the loop in a
+ * browser. Connects to each server named (several at once), serves the console page and its API
+ * on 127.0.0.1 (a random port unless `--port`; another address only with `--host`), and prints
+ * the URL with a one-time access token, as notebook servers do. A protected server is logged in
+ * to through the browser (OAuth, as `toolwire login`). Ctrl-C closes everything.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { HttpClientTransport, OAuthClient } from '../http.js';
+import {
+  browserOpener,
+  FileOAuthStore,
+  isLoopbackHost,
+  LoopbackRedirectReceiver,
+  serveHttp,
+} from '../node.js';
+import { StdioClientTransport } from '../stdio.js';
+import { parseOwn, UsageError } from './argValues.js';
+import { ConsoleGuard } from './console/consoleGuard.js';
+import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
+import { ConsoleSession } from './console/consoleSession.js';
+import { EXIT } from './failure.js';
+import { interruptOnSigint, type SignalSource } from './interrupt.js';
+import { packageVersion } from './version.js';
+
+/** `toolwire console ...` */
+export interface ConsoleCommand {
+  kind: 'console';
+  urls: string[];
+  command: { command: string; args: string[] } | undefined;
+  host: string;
+  port: number;
+  audit: string | undefined;
+  allowLoopbackHttp: boolean;
+}
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  audit: { type: 'string' },
+  'allow-loopback-http': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Parses `console` (own words, and the command after `--`). */
+export function parseConsole(own: string[], target: string[] | undefined): ConsoleCommand {
+  const { values, positionals } = parseOwn(own, OPTIONS, 'console');
+  for (const url of positionals)
+    if (!/^https?:\/\//i.test(url))
+      throw new UsageError(`console: ${JSON.stringify(url)} is not an http(s) URL`);
+  if (positionals.length === 0 && (!target || target.length === 0 || target[0] === ''))
+    throw new UsageError('console: give server URLs, and/or a command after "--"');
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('console: --port needs a port number (0 picks a free one)');
+  return {
+    kind: 'console',
+    urls: positionals,
+    command: target?.[0] ? { command: target[0], args: target.slice(1) } : undefined,
+    host: values.host ?? '127.0.0.1',
+    port,
+    audit: values.audit,
+    allowLoopbackHttp: values['allow-loopback-http'] === true,
+  };
+}
+
+/** The page and its bundled assets, beside the CLI in dist/. */
+function assets(): ConsoleAssets {
+  const read = (name: string) =>
+    readFileSync(new URL(`../console/${name}`, import.meta.url), 'utf8');
+  return {
+    html:
+      '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+      '<title>toolwire console</title><link rel="stylesheet" href="/assets/app.css"></head>' +
+      '<body><div id="app"></div><script src="/assets/app.js"></script></body></html>',
+    files: new Map([
+      ['/assets/app.js', { type: 'text/javascript; charset=utf-8', body: read('app.js') }],
+      ['/assets/app.css', { type: 'text/css; charset=utf-8', body: read('app.css') }],
+    ]),
+  };
+}
+
+/** `toolwire console` */
+export async function consoleCommand(
+  command: ConsoleCommand,
+  io: { stdout: Pick<Writable, 'write'>; stderr: Pick<Writable, 'write'>; signals?: SignalSource },
+): Promise<number> {
+  const page = assets();
+  const session = new ConsoleSession(command.audit);
+  const interrupt = interruptOnSigint(io.signals);
+  try {
+    for (const url of command.urls) {
+      const auth = new OAuthClient({
+        store: new FileOAuthStore(),
+        clientName: 'toolwire console',
+        softwareVersion: packageVersion(),
+        allowLoopbackHttp: command.allowLoopbackHttp,
+        openAuthorizationUrl: browserOpener({
+          allowLoopbackHttp: command.allowLoopbackHttp,
+          output: io.stderr,
+        }),
+        redirectReceiver: new LoopbackRedirectReceiver(),
+      });
+      await session.connect(url, new HttpClientTransport(url, { auth }));
+    }
+    if (command.command)
+      await session.connect(
+        ['--', command.command.command, ...command.command.args].join(' '),
+        new StdioClientTransport({ ...command.command, stderr: 'forward', detached: true }),
+      );
+    const token = randomBytes(32).toString('base64url');
+    const guard = new ConsoleGuard(token);
+    const listener = await serveHttp(consoleHandler(session, guard, page), {
+      host: command.host,
+      port: command.port,
+    });
+    guard.listening(command.host, listener.port);
+    if (!isLoopbackHost(command.host))
+      io.stderr.write(
+        `toolwire console: listening on ${command.host}, reachable from the network; only the token protects it\n`,
+      );
+    const shown = command.host.includes(':') ? `[${command.host}]` : command.host;
+    io.stdout.write(`toolwire console: open http://${shown}:${listener.port}/?token=${token}\n`);
+    await new Promise<void>((resolve) => {
+      if (interrupt.signal.aborted) resolve();
+      interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await listener.close();
+    return EXIT.ok;
+  } finally {
+    interrupt.dispose();
+    await session.close();
+  }
+}

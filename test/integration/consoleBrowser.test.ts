@@ -1,0 +1,139 @@
+/**
+ * Issue 13: `toolwire console` in a real browser (Debian's chromium, driven by playwright-core):
+ * two servers at once (one over stdio, one over HTTP); a tool's definition; a generated form with
+ * an inline validation error; the confirmation dialog; the result; progress and the cancel button
+ * of a long call; the history; and a hostile server whose definition and result carry script
+ * tags, event handlers, a javascript: link, a hidden character and text addressed to the model:
+ * all shown as text, nothing run. Screenshots of the main views go to test-output/console/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.js';
+import { CLI_SERVER, serveHttp } from '../support/cliRun.js';
+import { CLI, ROOT } from '../support/paths.js';
+
+const SHOTS = `${ROOT}test-output/console`;
+let browser: Browser;
+let consoleProcess: ChildProcess;
+let hostileProcess: ChildProcess;
+let httpServer: Awaited<ReturnType<typeof serveHttp>>;
+let url = '';
+let hostileUrl = '';
+
+/** Starts `toolwire console ...`; resolves with the URL it prints (token included). */
+function startConsole(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'console', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
+      if (m?.[1]) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`console exited ${code}: ${err}`)));
+  });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchBrowser();
+  httpServer = await serveHttp(CLI_SERVER);
+  const notes = `${ROOT}build/test/fixtures/notesServer.js`;
+  ({ child: consoleProcess, url } = await startConsole([
+    httpServer.url,
+    '--',
+    process.execPath,
+    notes,
+  ]));
+  ({ child: hostileProcess, url: hostileUrl } = await startConsole([
+    '--',
+    process.execPath,
+    `${ROOT}build/test/fixtures/webHostileServer.js`,
+  ]));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const child of [consoleProcess, hostileProcess, httpServer?.child]) child?.kill('SIGINT');
+});
+
+async function open(address: string): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('dialog', (d) => void d.dismiss());
+  await page.goto(address);
+  return page;
+}
+
+describe('toolwire console in Chromium', () => {
+  it('refuses a visit without the token', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(url.replace(/\?token=.*$/, ''));
+    expect(response?.status()).toBe(401);
+    expect(await page.textContent('body')).toContain('Open the URL toolwire console printed');
+    await page.close();
+  });
+
+  it('lists the tools of both servers, validates the form, confirms, and shows the result', async () => {
+    const page = await open(url);
+    await page.getByRole('button', { name: 'delete_note' }).click();
+    await page.getByText('hints (untrusted):').waitFor();
+    await page.getByRole('button', { name: 'slow' }).waitFor();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Required');
+    await page.fill('#field-id', '42');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'confirm the call' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('"id": "42"');
+    await page.screenshot({ path: `${SHOTS}/confirm.png` });
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await page.getByText('deleted 42').waitFor();
+    await page.getByText('call-decided delete_note allow-once').waitFor();
+    await page.screenshot({ path: `${SHOTS}/result.png`, fullPage: true });
+    await page.close();
+  }, 60_000);
+
+  it('shows the progress of a long call and cancels it', async () => {
+    const page = await open(url);
+    await page.getByRole('button', { name: 'slow' }).click();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await page.locator('progress').waitFor();
+    await page.screenshot({ path: `${SHOTS}/progress.png` });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const ended = page.locator('.call .badge.error');
+    await ended.waitFor();
+    expect(await ended.textContent()).toMatch(/cancel|abort/i);
+    expect(await page.locator('.call.running').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it('shows a hostile definition and result as text: nothing runs, hidden text shown', async () => {
+    const page = await open(hostileUrl);
+    await page.getByRole('button', { name: 'inspect' }).click();
+    const detail = page.getByRole('region', { name: 'tool inspect' });
+    await detail.waitFor();
+    const text = (await detail.textContent()) ?? '';
+    expect(text).toContain('<script>window.__pwned = 1</script>');
+    expect(text).toContain('⟦U+200B⟧');
+    expect(text).toContain('reads like an instruction to the model');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    // The console trusts no server's annotations until told: even a read-only tool is confirmed.
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await page.getByText('Result <script>').waitFor();
+    await page.screenshot({ path: `${SHOTS}/hostile.png`, fullPage: true });
+    expect(
+      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+    ).toBeUndefined();
+    // Only the console's own script; no link a click could run.
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('img[onerror], a[href^="javascript:"]').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+});
