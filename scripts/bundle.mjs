@@ -78,7 +78,8 @@ export function bundleConsole(root) {
     minify: true,
     legalComments: 'none',
     sourcemap: true,
-    sourcesContent: false, // the map points at src/, which the package ships
+    // Self-contained: Preact's sources are not in the package.
+    sourcesContent: true,
     logLevel: 'warning',
   });
   copyFileSync(`${root}src/cli/console/ui/console.css`, `${root}dist/console/app.css`);
