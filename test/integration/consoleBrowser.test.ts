@@ -114,6 +114,51 @@ describe('toolwire console in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it("answers a server's elicitation and sampling request in dialogs, and runs a call again", async () => {
+    const page = await open(url);
+    await page.getByRole('button', { name: 'rename_note' }).click();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    const asks = page.getByRole('dialog', { name: 'the server asks you' });
+    await asks.waitFor();
+    expect(await asks.textContent()).toContain('How should the note be called?');
+    await page.fill('#field-title', 'Gr');
+    await page.getByRole('button', { name: 'Send' }).click();
+    // Both problems, each beside its field: too short, and a required choice not made.
+    expect(await asks.getByRole('alert').allTextContents()).toEqual([
+      'At least 3 characters',
+      'Required',
+    ]);
+    await page.fill('#field-title', 'Groceries');
+    await page.selectOption('#field-priority', { label: 'High' });
+    await page.screenshot({ path: `${SHOTS}/elicitation.png` });
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.screenshot({ path: `${SHOTS}/elicitation-answered.png`, fullPage: true });
+    await page.getByText('"title":"Groceries"', { exact: false }).waitFor();
+
+    await page.getByRole('button', { name: 'summarize_note' }).click();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    const sampling = page.getByRole('dialog', { name: "the server asks for a model's reply" });
+    await sampling.waitFor();
+    expect(await sampling.textContent()).toContain('user: Summarize: buy milk');
+    await page.fill('#sampling-reply', 'Milk.');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByText('"text":"Milk."', { exact: false }).waitFor();
+
+    // Again, from the finished call: asked again, and this time the reply is refused.
+    await page
+      .locator('.call', { hasText: 'summarize_note' })
+      .getByRole('button', { name: 'Run again' })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await sampling.waitFor();
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('User rejected sampling request').first().waitFor();
+    await page.close();
+  }, 60_000);
+
   it('shows a hostile definition and result as text: nothing runs, hidden text shown', async () => {
     const page = await open(hostileUrl);
     await page.getByRole('button', { name: 'inspect' }).click();

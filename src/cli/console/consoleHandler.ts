@@ -131,6 +131,7 @@ export function consoleHandler(
           tools: s.tools,
         })),
         waiting: session.waiting(),
+        inputs: session.waitingInputs(),
         history: session.history,
       });
     if (method === 'GET' && pathname === '/api/events') return events(session, request.signal);
@@ -160,6 +161,13 @@ export function consoleHandler(
     m = /^\/api\/calls\/([\w-]+)\/cancel$/.exec(pathname);
     if (m)
       return session.cancel(m[1]!) ? json(200, {}) : json(404, { error: 'No such running call' });
+    m = /^\/api\/inputs\/([\w-]+)$/.exec(pathname);
+    if (m) {
+      const answered = session.answerInput(m[1]!, body);
+      if (answered === 'invalid')
+        return json(400, { error: 'An elicitation answer is { action, content? }' });
+      return answered ? json(200, {}) : json(404, { error: 'No such request is waiting' });
+    }
     m = /^\/api\/confirmations\/([\w-]+)$/.exec(pathname);
     if (m) {
       const decision = body['decision'] as ApprovalDecision;

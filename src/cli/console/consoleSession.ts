@@ -9,7 +9,13 @@
 import { appendFileSync } from 'node:fs';
 import type { ApprovalDecision, ApprovalRequest, AuditEvent } from '../../client.js';
 import { McpClient } from '../../client.js';
-import type { CallToolResult, Tool, Transport } from '../../index.js';
+import {
+  RpcError,
+  type CallToolResult,
+  type ElicitResult,
+  type Tool,
+  type Transport,
+} from '../../index.js';
 import { packageVersion } from '../version.js';
 
 /** One server the console is connected to. */
@@ -29,11 +35,30 @@ export type ConsoleEvent =
   | { type: 'audit'; server: string; event: AuditEvent & { at: string } }
   | { type: 'confirm'; id: string; server: string; request: ApprovalRequest }
   | { type: 'confirmed'; id: string; decision: ApprovalDecision }
+  | { type: 'input'; id: string; server: string; kind: InputKind; params: unknown }
+  | { type: 'answered'; id: string }
   | { type: 'call-started'; call: string; server: string; tool: string; arguments: unknown }
   | { type: 'progress'; call: string; progress: number; total?: number; message?: string }
   | { type: 'call-ended'; call: string; result?: CallToolResult; error?: string };
 
 const HISTORY = 1000;
+
+/** The server requests the page answers. */
+export type InputKind = 'elicitation' | 'sampling';
+
+/** An elicitation answer the page may send: an action, and content with accept. */
+function isElicitResult(value: unknown): value is ElicitResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const { action, content } = value as Record<string, unknown>;
+  if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return false;
+  return (
+    content === undefined ||
+    (typeof content === 'object' && content !== null && !Array.isArray(content))
+  );
+}
+
+/** The spec's code for a sampling request the user rejected. */
+const USER_REJECTED = -1;
 
 /** The console's state and actions. */
 export class ConsoleSession {
@@ -45,6 +70,10 @@ export class ConsoleSession {
     { server: string; request: ApprovalRequest; resolve: (d: ApprovalDecision) => void }
   >();
   private readonly running = new Map<string, AbortController>();
+  private readonly inputs = new Map<
+    string,
+    { server: string; kind: InputKind; params: unknown; resolve: (answer: unknown) => void }
+  >();
   private nextId = 1;
 
   /** `auditFile`: the JSON lines file the history is appended to. */
@@ -64,6 +93,22 @@ export class ConsoleSession {
           confirm: (request) => this.ask(id, request),
         },
         audit: (event) => this.emit({ type: 'audit', server: id, event }),
+        // The page answers the server's questions: a form or a URL, and a model's reply.
+        handlers: {
+          elicitation: (params) =>
+            this.askInput(id, 'elicitation', params) as Promise<ElicitResult>,
+          sampling: async (params) => {
+            const answer = (await this.askInput(id, 'sampling', params)) as { text?: unknown };
+            if (typeof answer.text !== 'string')
+              throw new RpcError(USER_REJECTED, 'User rejected sampling request');
+            return {
+              role: 'assistant',
+              content: { type: 'text', text: answer.text },
+              model: 'a person, in toolwire console',
+            };
+          },
+        },
+        elicitationModes: ['form', 'url'],
         onToolsChanged: (tools) => {
           if (!made.server) return;
           made.server.tools = tools;
@@ -84,6 +129,38 @@ export class ConsoleSession {
   subscribe(listener: (event: ConsoleEvent & { at: string }) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The server requests waiting for an answer. */
+  waitingInputs(): Array<{ id: string; server: string; kind: InputKind; params: unknown }> {
+    return [...this.inputs].map(([id, i]) => ({
+      id,
+      server: i.server,
+      kind: i.kind,
+      params: i.params,
+    }));
+  }
+
+  /**
+   * Answers a server request: an elicitation's result (`action`, `content`), or a sampling reply
+   * (`text`; none rejects it). False when none waits under that id.
+   */
+  answerInput(id: string, answer: unknown): boolean | 'invalid' {
+    const input = this.inputs.get(id);
+    if (!input) return false;
+    if (input.kind === 'elicitation' && !isElicitResult(answer)) return 'invalid';
+    this.inputs.delete(id);
+    this.emit({ type: 'answered', id });
+    input.resolve(answer);
+    return true;
+  }
+
+  private askInput(server: string, kind: InputKind, params: unknown): Promise<unknown> {
+    const id = `i${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.inputs.set(id, { server, kind, params, resolve });
+      this.emit({ type: 'input', id, server, kind, params });
+    });
   }
 
   /** The confirmations waiting for an answer. */
@@ -145,6 +222,7 @@ export class ConsoleSession {
   /** Closes every connection; pending confirmations are denied. */
   async close(): Promise<void> {
     for (const id of [...this.pending.keys()]) this.decide(id, 'deny');
+    for (const id of [...this.inputs.keys()]) this.answerInput(id, { action: 'cancel' });
     for (const controller of this.running.values()) controller.abort();
     await Promise.all([...this.servers.values()].map((s) => s.client.close().catch(() => {})));
   }

@@ -33,6 +33,12 @@ interface Confirmation {
   server: string;
   request: { tool: Tool; arguments: Json; reason: string; previous?: Tool };
 }
+interface Input {
+  id: string;
+  server: string;
+  kind: 'elicitation' | 'sampling';
+  params: Json;
+}
 interface Call {
   call: string;
   server: string;
@@ -151,6 +157,80 @@ function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
   );
 }
 
+/** A server's question: an elicitation (a form, or a URL) or a sampling request. */
+function InputDialog({ input }: { input: Input }) {
+  const answer = (body: unknown) => void post(`/api/inputs/${input.id}`, body);
+  const [reply, setReply] = useState('');
+  const p = input.params;
+  if (input.kind === 'sampling') {
+    const messages = Array.isArray(p['messages']) ? (p['messages'] as Json[]) : [];
+    return (
+      <div class="dialog" role="dialog" aria-label="the server asks for a model's reply">
+        <h2>The server asks for a model&apos;s reply</h2>
+        {typeof p['systemPrompt'] === 'string' ? (
+          <pre class="text">system: {visible(p['systemPrompt'])}</pre>
+        ) : null}
+        {messages.map((m, i) => {
+          const content = (m['content'] ?? {}) as Json;
+          return (
+            <pre key={i} class="text">
+              {visible(String(m['role']))}:{' '}
+              {visible(
+                typeof content['text'] === 'string'
+                  ? content['text']
+                  : `[${String(content['type'])}]`,
+              )}
+            </pre>
+          );
+        })}
+        <label for="sampling-reply">Your reply (sent as the model&apos;s)</label>
+        <textarea
+          id="sampling-reply"
+          value={reply}
+          onInput={(e) => setReply((e.target as HTMLTextAreaElement).value)}
+        />
+        <div class="actions">
+          <button class="primary" onClick={() => answer({ text: reply })}>
+            Send reply
+          </button>
+          <button class="danger" onClick={() => answer({})}>
+            Reject
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div class="dialog" role="dialog" aria-label="the server asks you">
+      <h2>The server asks</h2>
+      <p>{visible(String(p['message'] ?? ''))}</p>
+      {p['mode'] === 'url' ? (
+        <div>
+          <pre class="text">{visible(String(p['url'] ?? ''))}</pre>
+          <div class="note">Open it yourself if you trust it; it is not a link here.</div>
+          <div class="actions">
+            <button class="primary" onClick={() => answer({ action: 'accept' })}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : (
+        <SchemaForm
+          schema={(p['requestedSchema'] ?? {}) as Schema}
+          submitLabel="Send"
+          onSubmit={(content) => answer({ action: 'accept', content })}
+        />
+      )}
+      <div class="actions">
+        <button onClick={() => answer({ action: 'decline' })}>Decline</button>
+        <button class="danger" onClick={() => answer({ action: 'cancel' })}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function CallView({ call }: { call: Call }) {
   const running = !call.result && call.error === undefined;
   return (
@@ -170,6 +250,18 @@ function CallView({ call }: { call: Call }) {
       ) : null}
       {running ? (
         <button onClick={() => void post(`/api/calls/${call.call}/cancel`, {})}>Cancel</button>
+      ) : null}
+      {!running ? (
+        <button
+          onClick={() =>
+            void post(`/api/servers/${call.server}/calls`, {
+              tool: call.tool,
+              arguments: call.arguments,
+            })
+          }
+        >
+          Run again
+        </button>
       ) : null}
       {call.result ? <ResultView result={call.result} /> : null}
       {call.error !== undefined ? <div class="badge error">{visible(call.error)}</div> : null}
@@ -227,6 +319,7 @@ function History({ events }: { events: Event[] }) {
 function App() {
   const [servers, setServers] = useState<Server[]>([]);
   const [waiting, setWaiting] = useState<Confirmation[]>([]);
+  const [inputs, setInputs] = useState<Input[]>([]);
   const [calls, setCalls] = useState<Call[]>([]);
   const [events, setEvents] = useState<Event[]>([]);
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>();
@@ -234,11 +327,17 @@ function App() {
     void fetch('/api/state')
       .then(
         (r) =>
-          r.json() as Promise<{ servers: Server[]; waiting: Confirmation[]; history: Event[] }>,
+          r.json() as Promise<{
+            servers: Server[];
+            waiting: Confirmation[];
+            inputs: Input[];
+            history: Event[];
+          }>,
       )
       .then((state) => {
         setServers(state.servers);
         setWaiting(state.waiting);
+        setInputs(state.inputs);
         setEvents(state.history);
       });
     const source = new EventSource('/api/events');
@@ -251,6 +350,8 @@ function App() {
         );
       else if (e.type === 'confirm') setWaiting((all) => [...all, e as unknown as Confirmation]);
       else if (e.type === 'confirmed') setWaiting((all) => all.filter((w) => w.id !== e['id']));
+      else if (e.type === 'input') setInputs((all) => [...all, e as unknown as Input]);
+      else if (e.type === 'answered') setInputs((all) => all.filter((i) => i.id !== e['id']));
       else if (e.type === 'call-started')
         setCalls((all) => [
           ...all,
@@ -348,7 +449,11 @@ function App() {
         </section>
         <History events={events} />
       </main>
-      {waiting[0] ? <ConfirmDialog waiting={waiting[0]} /> : null}
+      {waiting[0] ? (
+        <ConfirmDialog waiting={waiting[0]} />
+      ) : inputs[0] ? (
+        <InputDialog key={inputs[0].id} input={inputs[0]} />
+      ) : null}
     </div>
   );
 }

@@ -247,6 +247,8 @@ function Field({ name, path, schema, value, required, problems, onChange }: Fiel
 export function SchemaForm(props: {
   schema: Schema;
   onSubmit: (args: Record<string, unknown>) => void;
+  /** The submit button's label. Default `Call`. */
+  submitLabel?: string;
 }) {
   const [value, setValue] = useState<Record<string, Value>>(
     () => initialValue(props.schema) as Record<string, Value>,
@@ -319,7 +321,7 @@ export function SchemaForm(props: {
           {raw === undefined ? 'Edit as JSON' : 'Edit as form'}
         </button>
         <button type="submit" class="primary">
-          Call
+          {props.submitLabel ?? 'Call'}
         </button>
       </div>
     </form>
