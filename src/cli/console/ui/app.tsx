@@ -6,6 +6,10 @@
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { definitionDiff } from '../../definitionDiff.js';
+
+/** The definition type the diff takes (the page keeps its own, looser one). */
+type DiffTool = Parameters<typeof definitionDiff>[0];
 import { ResultView } from './contentView.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
 import { instructionLike, visible } from './visibleText.js';
@@ -140,10 +144,20 @@ function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
       <pre class="json args">{visible(JSON.stringify(request.arguments, null, 2))}</pre>
       {request.previous ? (
         <div class="changed">
-          <div>before</div>
-          <pre class="json">{visible(JSON.stringify(request.previous, null, 2))}</pre>
-          <div>now</div>
-          <pre class="json">{visible(JSON.stringify(request.tool, null, 2))}</pre>
+          <div>what changed</div>
+          <pre class="json diff">
+            {definitionDiff(
+              request.previous as unknown as DiffTool,
+              request.tool as unknown as DiffTool,
+            ).map((line, i) => (
+              <div
+                key={i}
+                class={line.startsWith('+') ? 'added' : line.startsWith('-') ? 'removed' : ''}
+              >
+                {visible(line)}
+              </div>
+            ))}
+          </pre>
         </div>
       ) : null}
       <div class="actions">
