@@ -7,7 +7,9 @@
  * all shown as text, nothing run. Screenshots of the main views go to test-output/console/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.js';
@@ -15,6 +17,7 @@ import { CLI_SERVER, serveHttp } from '../support/cliRun.js';
 import { CLI, ROOT } from '../support/paths.js';
 
 const SHOTS = `${ROOT}test-output/console`;
+const configHome = mkdtempSync(join(tmpdir(), 'toolwire-console-'));
 let browser: Browser;
 let consoleProcess: ChildProcess;
 let hostileProcess: ChildProcess;
@@ -26,6 +29,8 @@ let hostileUrl = '';
 function startConsole(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [CLI, 'console', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Approvals are kept in a folder of this test's own, not the user's.
+    env: { ...process.env, XDG_CONFIG_HOME: configHome },
   });
   let out = '';
   let err = '';
@@ -114,6 +119,21 @@ describe('toolwire console in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('runs a tool as a task, showing its status, and cancels the task', async () => {
+    const page = await open(url);
+    await page.getByRole('button', { name: 'slow' }).click();
+    await page.getByLabel('run as a task').check();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    const task = page.locator('.call .task').first();
+    await task.waitFor();
+    expect(await task.textContent()).toMatch(/task \S+: working/);
+    await page.screenshot({ path: `${SHOTS}/task.png` });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.call .badge.error').first().waitFor();
+    await page.close();
+  }, 60_000);
+
   it("answers a server's elicitation and sampling request in dialogs, and runs a call again", async () => {
     const page = await open(url);
     await page.getByRole('button', { name: 'rename_note' }).click();
@@ -172,6 +192,9 @@ describe('toolwire console in Chromium', () => {
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await page.getByRole('button', { name: 'Always allow this definition' }).click();
       await page.getByText('sent to bob@example.com').waitFor();
+      // Kept in the approvals file, as the CLI keeps it: one decision serves both.
+      const approvals = readFileSync(join(configHome, 'toolwire', 'approvals.json'), 'utf8');
+      expect(approvals).toContain('"send_mail"');
       // Allowed always: the same definition is not asked about again.
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await page.getByText('sent to bob@example.com').nth(1).waitFor();
