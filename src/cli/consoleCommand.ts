@@ -19,6 +19,7 @@ import {
 import { StdioClientTransport } from '../stdio.js';
 import { parseOwn, UsageError } from './argValues.js';
 import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
+import { readConfig } from './config.js';
 import { ConsoleGuard } from './console/consoleGuard.js';
 import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
 import { ConsoleSession } from './console/consoleSession.js';
@@ -92,7 +93,7 @@ export async function consoleCommand(
   const page = assets();
   // "Always allow" is kept with the CLI's, per server as named: one decision serves both.
   const approvals = new ApprovalsFile();
-  const session = new ConsoleSession(command.audit);
+  const session = new ConsoleSession(command.audit ?? readConfig().audit);
   const interrupt = interruptOnSigint(io.signals);
   try {
     for (const url of command.urls) {

@@ -84,6 +84,39 @@ describe('toolwire console in Chromium', () => {
     await page.close();
   });
 
+  it('lists the tools of the everything example, and plays its image and audio results', async () => {
+    const everything = await startConsole([
+      '--',
+      process.execPath,
+      `${ROOT}build/examples/everything/server.js`,
+    ]);
+    try {
+      const page = await open(everything.url);
+      for (const name of ['echo', 'sample_image', 'sample_audio', 'fail'])
+        await page.getByRole('button', { name, exact: true }).waitFor();
+      await page.getByRole('button', { name: 'sample_image', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      const image = page.locator('.result img.image');
+      await image.waitFor();
+      expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+      await page.getByRole('button', { name: 'sample_audio', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      const audio = page.locator('.result audio');
+      await audio.waitFor();
+      expect(await audio.getAttribute('src')).toMatch(/^data:audio\/wav;base64,/);
+      await page.getByRole('button', { name: 'fail', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await page.locator('.result.is-error').waitFor();
+      await page.screenshot({ path: `${SHOTS}/everything.png`, fullPage: true });
+      await page.close();
+    } finally {
+      everything.child.kill('SIGINT');
+    }
+  }, 60_000);
+
   it('lists the tools of both servers, validates the form, confirms, and shows the result', async () => {
     const page = await open(url);
     await page.getByRole('button', { name: 'delete_note' }).click();
