@@ -6,8 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { McpClient } from '../client.js';
-import { HttpClientTransport, OAuthClient } from '../http.js';
-import { FileOAuthStore } from '../node.js';
+import { HttpClientTransport } from '../http.js';
 import type { CallToolResult, Tool } from '../index.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
@@ -22,6 +21,7 @@ import { CliFailure, describeFailure, EXIT, type FailureContext } from './failur
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
 import { renderResult, renderTool } from './render.js';
+import { storedAuthorization } from './storedAuthorization.js';
 import { terminalJson, terminalLine } from './terminalText.js';
 import { TrackedTransport } from './trackedTransport.js';
 import { typedArguments } from './typedArguments.js';
@@ -45,22 +45,6 @@ interface Session {
   client: McpClient;
   transport: TrackedTransport;
   stdio: StdioClientTransport | undefined;
-}
-
-/**
- * The OAuth client of a URL target: the tokens `toolwire login` stored, used and refreshed, never
- * a new authorization (that is login's, with a browser). None when the command line gives an
- * Authorization header of its own.
- */
-function storedAuthorization(target: ServerTarget & { kind: 'url' }): OAuthClient | undefined {
-  if (Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization'))
-    return undefined;
-  return new OAuthClient({
-    store: new FileOAuthStore(),
-    clientName: 'toolwire',
-    softwareVersion: packageVersion(),
-    allowLoopbackHttp: target.allowLoopbackHttp,
-  });
 }
 
 function transportFor(target: ServerTarget, maxMessageBytes: number | undefined) {

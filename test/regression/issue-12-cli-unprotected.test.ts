@@ -1,21 +1,31 @@
 // Issue 12: list and call against a URL now carry an OAuth client (the tokens `toolwire login`
 // stored). A server that asks for no authorization must see exactly the requests it saw before:
 // no metadata probe, no Authorization header, and no credentials file is created. `login` on such
-// a server says there is nothing to log in to (exit 3), and stores nothing.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// a server says there is nothing to log in to (exit 3), and stores nothing. A credentials file
+// that cannot be used (exposed, corrupt) does not stop them either: it is reported when a server
+// asks for a token.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SERVER, serveHttp, startToolwire } from '../support/cliRun.js';
+import { freePort } from '../support/redis.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/roundRobinProxy.js';
 
 let server: Awaited<ReturnType<typeof serveHttp>>;
+let guarded: Awaited<ReturnType<typeof serveHttp>>;
 let proxy: RoundRobinProxy;
 let url = '';
 let home = '';
 
 beforeAll(async () => {
   server = await serveHttp(CLI_SERVER);
+  // A server that asks for a token (its authorization server is never reached: no token comes).
+  const nowhere = `http://127.0.0.1:${await freePort()}`;
+  guarded = await serveHttp(CLI_SERVER, [
+    ...['--auth-jwks', `${nowhere}/jwks`, '--auth-issuer', nowhere],
+    ...['--auth-audience', 'http://127.0.0.1/mcp', '--auth-allow-loopback-http'],
+  ]);
   proxy = await startRoundRobinProxy([new URL(server.url).origin]);
   url = `${proxy.url}/mcp`;
   home = mkdtempSync(join(tmpdir(), 'toolwire-unprotected-'));
@@ -23,8 +33,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  server?.child.kill('SIGTERM');
-  await server?.child.exited;
+  for (const s of [server, guarded]) {
+    s?.child.kill('SIGTERM');
+    await s?.child.exited;
+  }
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -74,4 +86,41 @@ describe('list, call and login against a server that takes no tokens', () => {
     });
     expect(existsSync(join(home, 'toolwire'))).toBe(false);
   }, 30_000);
+});
+
+describe('a credentials file that cannot be used', () => {
+  /** A config folder whose credentials file is `text` with `mode`. */
+  function brokenHome(text: string, mode: number): string {
+    const dir = mkdtempSync(join(tmpdir(), 'toolwire-broken-'));
+    mkdirSync(join(dir, 'toolwire'), { mode: 0o700 });
+    const file = join(dir, 'toolwire', 'credentials.json');
+    writeFileSync(file, text);
+    chmodSync(file, mode);
+    return dir;
+  }
+
+  it.each([
+    ['readable by others', '{"version":1}', 0o644, 'accessible to other users (mode 644)'],
+    ['corrupt', '{garbage', 0o600, 'is corrupt'],
+  ])(
+    '%s: list still works with a server that asks for no token',
+    async (_, text, mode, problem) => {
+      const dir = brokenHome(text, mode);
+      try {
+        const listed = await startToolwire(['list', server.url], { XDG_CONFIG_HOME: dir }).exited;
+        expect(listed.code, listed.stderr).toBe(0);
+        expect(listed.stdout).toContain('slow');
+        // A server that asks for a token: the file's problem is the failure, with its fix.
+        const refused = await startToolwire(['list', guarded.url, '--json-output'], {
+          XDG_CONFIG_HOME: dir,
+        }).exited;
+        expect(refused.code).toBe(3);
+        expect(refused.stderr).toContain(problem);
+        expect(JSON.parse(refused.stdout)).toMatchObject({ error: { kind: 'credentials' } });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });
