@@ -183,6 +183,30 @@ describe('toolwire login with a pre-registered client (--client-id)', () => {
     expect(listed.stdout).toContain('slow');
   }, 60_000);
 
+  it('--scope asks for those scopes; --json-output prints the login as JSON', async () => {
+    const as = { home: newHome(), url };
+    const { run, shown } = await loginAs(
+      as,
+      ...['--client-id', 'cli-public', '--scope', 'mcp:tools files:read', '--json-output'],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const asked = shown.searchParams.get('scope')?.split(' ');
+    expect(asked).toEqual(expect.arrayContaining(['mcp:tools', 'files:read']));
+    expect(asked).not.toContain('mcp:admin');
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      issuer: auth.issuer,
+      resource: url,
+      registration: 'pre-registered',
+      hasRefreshToken: true,
+      expiresAt: expect.any(Number),
+      file: credentials(as.home),
+    });
+    expect(String(printed['scope']).split(' ')).toEqual(
+      expect.arrayContaining(['mcp:tools', 'files:read']),
+    );
+  }, 60_000);
+
   // BUG in the flow (left to the lead, see NOTES-issue12-cli.md): a pre-registered client is
   // never kept in the store, and list's OAuthClient has no `preRegistered`, so its refresh finds
   // no client ("No registration with <issuer>"), DROPS the tokens and asks for a login.
