@@ -12,11 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileOAuthStore } from '../../src/node.js';
 import { secretOf, signIn, startAuthServer, type TestAuthServer } from '../support/authServer.js';
 import { CLI_SERVER, startToolwire, until } from '../support/cliRun.js';
+import { ROOT } from '../support/paths.js';
 import { freePort } from '../support/redis.js';
 
 let auth: TestAuthServer;
 const servers: Array<ReturnType<typeof startToolwire>> = [];
 const homes: string[] = [];
+const SCOPED_SERVER = `${ROOT}build/test/fixtures/scopedServer.js`;
 let url = '';
 let home = '';
 const credentials = (dir = home) => join(dir, 'toolwire', 'credentials.json');
@@ -28,12 +30,15 @@ function newHome(): string {
   return dir;
 }
 
-/** `toolwire serve` of the CLI fixture protected by the test authorization server; its URL. */
-async function serveProtected(): Promise<string> {
+/**
+ * `toolwire serve` of a fixture (the CLI's by default) protected by the test authorization
+ * server; its URL.
+ */
+async function serveProtected(fixture = CLI_SERVER): Promise<string> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
   const server = startToolwire([
-    ...['serve', CLI_SERVER, '--http', String(port)],
+    ...['serve', fixture, '--http', String(port)],
     ...['--auth-jwks', auth.jwksUri, '--auth-issuer', auth.issuer, '--auth-audience', resource],
     ...['--auth-scope', 'mcp:tools', '--auth-allow-loopback-http'],
   ]);
@@ -290,4 +295,28 @@ describe('two servers behind one authorization server', () => {
     },
     90_000,
   );
+});
+
+describe('a tool that needs a scope the login did not ask for', () => {
+  it('call says the server may hide it and how to log in for more; with the scope it runs', async () => {
+    const as = { home: newHome(), url: await serveProtected(SCOPED_SERVER) };
+    const call = (tool: string) =>
+      startToolwire(['call', '--yes', tool, as.url, '--allow-loopback-http'], {
+        XDG_CONFIG_HOME: as.home,
+      }).exited;
+    expect((await loginAs(as)).run.code).toBe(0);
+    expect((await call('whoami')).stdout).toBe('alice\n');
+    const hidden = await call('admin');
+    expect(hidden.code).toBe(2);
+    expect(hidden.stderr).toBe(
+      `call: unknown tool "admin". Tools: whoami (see toolwire list)\n` +
+        `The server may hide tools that need scopes your login lacks (it holds: mcp:tools). ` +
+        `To ask for more: toolwire login ${as.url} --scope mcp:tools --scope <scope>\n`,
+    );
+    const again = await loginAs(as, '--scope', 'mcp:tools', '--scope', 'mcp:admin');
+    expect(again.run.code, again.run.stderr).toBe(0);
+    const admin = await call('admin');
+    expect(admin.code, admin.stderr).toBe(0);
+    expect(admin.stdout).toBe('admin done\n');
+  }, 60_000);
 });

@@ -70,6 +70,12 @@ describe('list, call and login against a server that takes no tokens', () => {
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.stdout)).toMatchObject({ content: [{ type: 'text', text: 'xxx' }] });
     expect(called.requests.every((r) => !r.authorization && r.path === '/mcp')).toBe(true);
+    // An unknown tool: no word about scopes (no token was sent), and still no file.
+    const unknown = await run('call', '--yes', 'nosuch', url);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'call: unknown tool "nosuch". Tools: slow, big (see toolwire list)\n',
+    );
     expect(existsSync(join(home, 'toolwire'))).toBe(false);
   }, 30_000);
 
