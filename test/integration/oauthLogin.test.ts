@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileOAuthStore } from '../../src/node.js';
 import { secretOf, signIn, startAuthServer, type TestAuthServer } from '../support/authServer.js';
-import { CLI_SERVER, startToolwire, until } from '../support/cliRun.js';
+import { CLI_SERVER, startToolwire, toolwire, until } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 import { freePort } from '../support/redis.js';
 
@@ -111,6 +111,30 @@ async function expireSoon(as: { home: string; url: string }) {
 }
 
 describe('toolwire login, list, call, logout against a protected server', () => {
+  it('login --help, -h and help login agree: options, credentials file, exit statuses', () => {
+    const help = toolwire('login', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: toolwire login <url> /);
+    for (const option of [
+      '--scope <scope>',
+      '--client-id <id>',
+      '--client-secret-env <VAR>',
+      '--client-metadata-url <url>',
+      '--no-browser',
+      '--redirect-port <port>',
+      '--allow-loopback-http',
+      '--json-output',
+    ])
+      expect(help.stdout).toContain(`  ${option}`);
+    expect(help.stdout).toContain('~/.config/toolwire/credentials.json');
+    expect(help.stdout).toContain('with --scope, name every scope you need');
+    expect(help.stdout).toContain('130  interrupted (Ctrl-C)');
+    expect(toolwire('login', '-h').stdout).toBe(help.stdout);
+    expect(toolwire('help', 'login').stdout).toBe(help.stdout);
+    for (const command of ['list', 'call'])
+      expect(toolwire(command, '--help').stdout).toContain('  --allow-loopback-http');
+  });
+
   it('before login, list fails with the command that fixes it, and creates no file', async () => {
     const run = await list();
     expect(run.code).toBe(3);
