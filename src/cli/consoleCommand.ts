@@ -18,6 +18,8 @@ import {
 } from '../node.js';
 import { StdioClientTransport } from '../stdio.js';
 import { parseOwn, UsageError } from './argValues.js';
+import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
+import { readConfig } from './config.js';
 import { ConsoleGuard } from './console/consoleGuard.js';
 import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
 import { ConsoleSession } from './console/consoleSession.js';
@@ -89,7 +91,9 @@ export async function consoleCommand(
   io: { stdout: Pick<Writable, 'write'>; stderr: Pick<Writable, 'write'>; signals?: SignalSource },
 ): Promise<number> {
   const page = assets();
-  const session = new ConsoleSession(command.audit);
+  // "Always allow" is kept with the CLI's, per server as named: one decision serves both.
+  const approvals = new ApprovalsFile();
+  const session = new ConsoleSession(command.audit ?? readConfig().audit);
   const interrupt = interruptOnSigint(io.signals);
   try {
     for (const url of command.urls) {
@@ -104,13 +108,17 @@ export async function consoleCommand(
         }),
         redirectReceiver: new LoopbackRedirectReceiver(),
       });
-      await session.connect(url, new HttpClientTransport(url, { auth }));
+      const key = serverKeyOf({ kind: 'url', url, headers: {}, allowLoopbackHttp: false });
+      await session.connect(url, new HttpClientTransport(url, { auth }), approvals.forServer(key));
     }
-    if (command.command)
+    if (command.command) {
+      const key = serverKeyOf({ kind: 'command', ...command.command });
       await session.connect(
-        ['--', command.command.command, ...command.command.args].join(' '),
+        key,
         new StdioClientTransport({ ...command.command, stderr: 'forward', detached: true }),
+        approvals.forServer(key),
       );
+    }
     const token = randomBytes(32).toString('base64url');
     const guard = new ConsoleGuard(token);
     const listener = await serveHttp(consoleHandler(session, guard, page), {

@@ -7,7 +7,9 @@
  * all shown as text, nothing run. Screenshots of the main views go to test-output/console/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.js';
@@ -15,6 +17,7 @@ import { CLI_SERVER, serveHttp } from '../support/cliRun.js';
 import { CLI, ROOT } from '../support/paths.js';
 
 const SHOTS = `${ROOT}test-output/console`;
+const configHome = mkdtempSync(join(tmpdir(), 'toolwire-console-'));
 let browser: Browser;
 let consoleProcess: ChildProcess;
 let hostileProcess: ChildProcess;
@@ -26,6 +29,8 @@ let hostileUrl = '';
 function startConsole(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [CLI, 'console', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Approvals are kept in a folder of this test's own, not the user's.
+    env: { ...process.env, XDG_CONFIG_HOME: configHome },
   });
   let out = '';
   let err = '';
@@ -79,6 +84,39 @@ describe('toolwire console in Chromium', () => {
     await page.close();
   });
 
+  it('lists the tools of the everything example, and plays its image and audio results', async () => {
+    const everything = await startConsole([
+      '--',
+      process.execPath,
+      `${ROOT}build/examples/everything/server.js`,
+    ]);
+    try {
+      const page = await open(everything.url);
+      for (const name of ['echo', 'sample_image', 'sample_audio', 'fail'])
+        await page.getByRole('button', { name, exact: true }).waitFor();
+      await page.getByRole('button', { name: 'sample_image', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      const image = page.locator('.result img.image');
+      await image.waitFor();
+      expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+      await page.getByRole('button', { name: 'sample_audio', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      const audio = page.locator('.result audio');
+      await audio.waitFor();
+      expect(await audio.getAttribute('src')).toMatch(/^data:audio\/wav;base64,/);
+      await page.getByRole('button', { name: 'fail', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await page.locator('.result.is-error').waitFor();
+      await page.screenshot({ path: `${SHOTS}/everything.png`, fullPage: true });
+      await page.close();
+    } finally {
+      everything.child.kill('SIGINT');
+    }
+  }, 60_000);
+
   it('lists the tools of both servers, validates the form, confirms, and shows the result', async () => {
     const page = await open(url);
     await page.getByRole('button', { name: 'delete_note' }).click();
@@ -111,6 +149,21 @@ describe('toolwire console in Chromium', () => {
     await ended.waitFor();
     expect(await ended.textContent()).toMatch(/cancel|abort/i);
     expect(await page.locator('.call.running').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it('runs a tool as a task, showing its status, and cancels the task', async () => {
+    const page = await open(url);
+    await page.getByRole('button', { name: 'slow' }).click();
+    await page.getByLabel('run as a task').check();
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    const task = page.locator('.call .task').first();
+    await task.waitFor();
+    expect(await task.textContent()).toMatch(/task \S+: working/);
+    await page.screenshot({ path: `${SHOTS}/task.png` });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.call .badge.error').first().waitFor();
     await page.close();
   }, 60_000);
 
@@ -172,6 +225,9 @@ describe('toolwire console in Chromium', () => {
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await page.getByRole('button', { name: 'Always allow this definition' }).click();
       await page.getByText('sent to bob@example.com').waitFor();
+      // Kept in the approvals file, as the CLI keeps it: one decision serves both.
+      const approvals = readFileSync(join(configHome, 'toolwire', 'approvals.json'), 'utf8');
+      expect(approvals).toContain('"send_mail"');
       // Allowed always: the same definition is not asked about again.
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await page.getByText('sent to bob@example.com').nth(1).waitFor();

@@ -147,7 +147,11 @@ export function consoleHandler(
       if (typeof args !== 'object' || args === null || Array.isArray(args))
         return json(400, { error: 'arguments must be a JSON object' });
       return json(202, {
-        call: session.call(server.id, body['tool'], args as Record<string, unknown>),
+        call: session.call(server.id, {
+          tool: body['tool'],
+          arguments: args as Record<string, unknown>,
+          task: body['task'] === true,
+        }),
       });
     }
     m = /^\/api\/servers\/([\w-]+)\/trust$/.exec(pathname);

@@ -7,7 +7,7 @@
  * is an event sent to the pages that listen.
  */
 import { appendFileSync } from 'node:fs';
-import type { ApprovalDecision, ApprovalRequest, AuditEvent } from '../../client.js';
+import type { ApprovalDecision, ApprovalRequest, ApprovalStore, AuditEvent } from '../../client.js';
 import { McpClient } from '../../client.js';
 import {
   RpcError,
@@ -39,6 +39,7 @@ export type ConsoleEvent =
   | { type: 'answered'; id: string }
   | { type: 'call-started'; call: string; server: string; tool: string; arguments: unknown }
   | { type: 'progress'; call: string; progress: number; total?: number; message?: string }
+  | { type: 'task'; call: string; taskId: string; status: string; statusMessage?: string }
   | { type: 'call-ended'; call: string; result?: CallToolResult; error?: string };
 
 const HISTORY = 1000;
@@ -79,8 +80,15 @@ export class ConsoleSession {
   /** `auditFile`: the JSON lines file the history is appended to. */
   constructor(private readonly auditFile?: string) {}
 
-  /** Connects to a server through `transport`. */
-  async connect(target: string, transport: Transport): Promise<ConsoleServer> {
+  /**
+   * Connects to a server through `transport`; "always allow" decisions go to `approvals` (the
+   * approvals file, for this server), else stay in memory.
+   */
+  async connect(
+    target: string,
+    transport: Transport,
+    approvals?: ApprovalStore,
+  ): Promise<ConsoleServer> {
     const id = `s${this.nextId++}`;
     // Filled in once connected; the client's callbacks read it.
     const made: { server?: ConsoleServer } = {};
@@ -88,6 +96,7 @@ export class ConsoleSession {
       { name: 'toolwire-console', version: packageVersion() },
       {
         approval: {
+          ...(approvals ? { store: approvals } : {}),
           needsConfirmation: (tool) =>
             !(made.server?.trustAnnotations === true && tool.annotations?.readOnlyHint === true),
           confirm: (request) => this.ask(id, request),
@@ -169,7 +178,12 @@ export class ConsoleSession {
   }
 
   /** Starts a call; its progress and end are events. Resolves with the call's id. */
-  call(serverId: string, tool: string, args: Record<string, unknown>): string {
+  call(
+    serverId: string,
+    request: { tool: string; arguments: Record<string, unknown>; task?: boolean },
+  ): string {
+    const { tool, arguments: args } = request;
+    const options = { task: request.task === true };
     const server = this.servers.get(serverId);
     if (!server) throw new RangeError(`No server ${serverId}`);
     const call = `c${this.nextId++}`;
@@ -180,6 +194,16 @@ export class ConsoleSession {
       .callTool(tool, args, {
         signal: controller.signal,
         resetTimeoutOnProgress: true,
+        // A tool that requires a task always runs as one; `task` asks for it when allowed.
+        ...(options.task ? { task: true } : {}),
+        ontaskstatus: (task) =>
+          this.emit({
+            type: 'task',
+            call,
+            taskId: task.taskId,
+            status: task.status,
+            ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
+          }),
         onprogress: (p) =>
           this.emit({
             type: 'progress',

@@ -49,6 +49,7 @@ interface Call {
   tool: string;
   arguments: unknown;
   progress?: { progress: number; total?: number; message?: string };
+  task?: { taskId: string; status: string; statusMessage?: string };
   result?: Json;
   error?: string;
 }
@@ -89,8 +90,14 @@ function hints(tool: Tool): string[] {
   ];
 }
 
-function ToolDetail(props: { server: Server; tool: Tool; onCall: (args: Json) => void }) {
+function ToolDetail(props: {
+  server: Server;
+  tool: Tool;
+  onCall: (args: Json, task: boolean) => void;
+}) {
   const { tool } = props;
+  const [asTask, setAsTask] = useState(false);
+  const support = tool.execution?.taskSupport ?? 'forbidden';
   const icons = (tool.icons ?? []).filter((i) => /^(https:|data:image\/)/.test(i.src));
   return (
     <section class="tool-detail" aria-label={`tool ${tool.name}`}>
@@ -120,10 +127,22 @@ function ToolDetail(props: { server: Server; tool: Tool; onCall: (args: Json) =>
           <pre class="json">{visible(JSON.stringify(tool.outputSchema, null, 2))}</pre>
         </details>
       ) : null}
+      {support === 'optional' ? (
+        <label class="as-task">
+          <input
+            type="checkbox"
+            checked={asTask}
+            onChange={(e) => setAsTask((e.target as HTMLInputElement).checked)}
+          />
+          run as a task
+        </label>
+      ) : support === 'required' ? (
+        <div class="note">This tool always runs as a task.</div>
+      ) : null}
       <SchemaForm
         key={`${props.server.id}/${tool.name}`}
         schema={tool.inputSchema}
-        onSubmit={props.onCall}
+        onSubmit={(args) => props.onCall(args, asTask)}
       />
     </section>
   );
@@ -254,6 +273,15 @@ function CallView({ call }: { call: Call }) {
         {running ? <span class="badge running">running</span> : null}
         <code>{visible(JSON.stringify(call.arguments))}</code>
       </div>
+      {call.task ? (
+        <div class="task">
+          task <code>{visible(call.task.taskId)}</code>:{' '}
+          <span class="badge">{visible(call.task.status)}</span>
+          {call.task.statusMessage ? (
+            <span class="note"> {visible(call.task.statusMessage)}</span>
+          ) : null}
+        </div>
+      ) : null}
       {running && call.progress ? (
         <div>
           <progress value={call.progress.progress} max={call.progress.total ?? undefined} />
@@ -376,6 +404,10 @@ function App() {
             arguments: e['arguments'],
           },
         ]);
+      else if (e.type === 'task')
+        setCalls((all) =>
+          all.map((c) => (c.call === e['call'] ? { ...c, task: e as unknown as Call['task'] } : c)),
+        );
       else if (e.type === 'progress')
         setCalls((all) =>
           all.map((c) =>
@@ -446,8 +478,12 @@ function App() {
           <ToolDetail
             server={server}
             tool={tool}
-            onCall={(args) =>
-              void post(`/api/servers/${server.id}/calls`, { tool: tool.name, arguments: args })
+            onCall={(args, task) =>
+              void post(`/api/servers/${server.id}/calls`, {
+                tool: tool.name,
+                arguments: args,
+                task,
+              })
             }
           />
         ) : (
