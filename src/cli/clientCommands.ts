@@ -6,8 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { McpClient } from '../client.js';
-import { HttpClientTransport, OAuthClient } from '../http.js';
-import { FileOAuthStore } from '../node.js';
+import { HttpClientTransport } from '../http.js';
 import type { CallToolResult, Tool } from '../index.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
@@ -22,6 +21,7 @@ import { CliFailure, describeFailure, EXIT, type FailureContext } from './failur
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
 import { renderResult, renderTool } from './render.js';
+import { storedAuthorization, type StoredAuthorization } from './storedAuthorization.js';
 import { terminalJson, terminalLine } from './terminalText.js';
 import { TrackedTransport } from './trackedTransport.js';
 import { typedArguments } from './typedArguments.js';
@@ -45,34 +45,22 @@ interface Session {
   client: McpClient;
   transport: TrackedTransport;
   stdio: StdioClientTransport | undefined;
+  /** The stored tokens' authorization of a URL target. */
+  auth: StoredAuthorization | undefined;
 }
 
-/**
- * The OAuth client of a URL target: the tokens `toolwire login` stored, used and refreshed, never
- * a new authorization (that is login's, with a browser). None when the command line gives an
- * Authorization header of its own.
- */
-function storedAuthorization(target: ServerTarget & { kind: 'url' }): OAuthClient | undefined {
-  if (Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization'))
-    return undefined;
-  return new OAuthClient({
-    store: new FileOAuthStore(),
-    clientName: 'toolwire',
-    softwareVersion: packageVersion(),
-    allowLoopbackHttp: target.allowLoopbackHttp,
-  });
-}
-
-function transportFor(target: ServerTarget, maxMessageBytes: number | undefined) {
+function transportFor(
+  target: ServerTarget,
+  maxMessageBytes: number | undefined,
+  auth: StoredAuthorization | undefined,
+) {
   const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
-  if (target.kind === 'url') {
-    const auth = storedAuthorization(target);
+  if (target.kind === 'url')
     return new HttpClientTransport(target.url, {
       headers: target.headers,
       ...limit,
       ...(auth ? { auth } : {}),
     });
-  }
   return new StdioClientTransport({
     command: target.command,
     args: target.args,
@@ -97,7 +85,8 @@ async function withSession<T>(
   const auditPath = command.audit ?? readConfig().audit;
   const audit = auditPath === undefined ? undefined : openAuditLog(auditPath, server);
   const interrupt = interruptOnSigint(io.signals);
-  const inner = transportFor(command.target, command.maxMessageBytes);
+  const auth = command.target.kind === 'url' ? storedAuthorization(command.target) : undefined;
+  const inner = transportFor(command.target, command.maxMessageBytes, auth);
   const stdio = inner instanceof StdioClientTransport ? inner : undefined;
   const transport = new TrackedTransport(inner);
   const approval =
@@ -138,7 +127,7 @@ async function withSession<T>(
   );
   try {
     await client.connect(transport, { signal: interrupt.signal });
-    return await work({ client, transport, stdio }, interrupt);
+    return await work({ client, transport, stdio, auth }, interrupt);
   } catch (error) {
     if (interrupt.interrupted) {
       await transport.settled(CANCEL_GRACE_MS);
@@ -181,8 +170,11 @@ export async function listCommand(command: ListCommand, io: CommandIo): Promise<
   });
 }
 
-/** The usage failure for a tool the server does not list: the closest names first. */
-export function unknownTool(name: string, tools: readonly Tool[]): CliFailure {
+/**
+ * The usage failure for a tool the server does not list: the closest names first; `hint` says
+ * why it may be hidden.
+ */
+export function unknownTool(name: string, tools: readonly Tool[], hint = ''): CliFailure {
   const names = byCloseness(
     name,
     tools.map((t) => t.name),
@@ -193,9 +185,10 @@ export function unknownTool(name: string, tools: readonly Tool[]): CliFailure {
   return new CliFailure({
     kind: 'unknown-tool',
     message:
-      names.length === 0
+      (names.length === 0
         ? `call: unknown tool ${JSON.stringify(name)}: the server offers no tools`
-        : `call: unknown tool ${JSON.stringify(name)}. Tools: ${shown}${more} (see toolwire list)`,
+        : `call: unknown tool ${JSON.stringify(name)}. Tools: ${shown}${more} (see toolwire list)`) +
+      hint,
     exitCode: EXIT.usage,
     details: { tool: name, tools: names },
   });
@@ -203,10 +196,10 @@ export function unknownTool(name: string, tools: readonly Tool[]): CliFailure {
 
 /** `toolwire call` */
 export async function callCommand(command: CallCommand, io: CommandIo): Promise<number> {
-  return withSession(command, io, async ({ client }, interrupt) => {
+  return withSession(command, io, async ({ client, auth }, interrupt) => {
     const tools = await client.listTools({ signal: interrupt.signal });
     const tool = tools.find((t) => t.name === command.tool);
-    if (!tool) throw unknownTool(command.tool, tools);
+    if (!tool) throw unknownTool(command.tool, tools, await auth?.hiddenToolHint());
     const args = typedArguments(tool, command.json, command.pairs);
     const bar = progressBar(io.stderr);
     interrupt.onInterrupt(bar.done);

@@ -163,7 +163,9 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
       case 'send-failed':
       case 'not-connected':
         return { kind: 'connection', message, exitCode: EXIT.failure, details };
-      case 'authorization': // an OAuthError, described above; another kind's is a protocol one
+      case 'authorization':
+        // Not an OAuthError (those are described above): another authorization's refusal.
+        return { kind: 'authorization', message, exitCode: EXIT.failure, details };
       case 'denied':
         // The person at the terminal said no (or a URL was refused): nothing ran.
         return { kind: 'denied', message, exitCode: EXIT.failure, details };

@@ -164,7 +164,8 @@ authorization URL and open it in a browser when there is one, receive the answer
 http://127.0.0.1:<port>/callback, and keep the tokens, per authorization server and server, in
 ${CREDENTIALS_FILE},
 readable by you only. toolwire list and call use them for that URL, refreshing them when they
-expire. The URL must be https (or http on a loopback host).`,
+expire. The URL must be https (or http on a loopback host). A login replaces the tokens held for
+the URL: with --scope, name every scope you need (a server may hide tools your scopes lack).`,
     options: [
       ['--scope <scope>', 'A scope to ask for (repeatable; default: what the server asks)'],
       ['--client-id <id>', 'A client id registered with the authorization server'],

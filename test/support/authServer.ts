@@ -19,8 +19,15 @@ export const RESOURCE_SCOPES = 'mcp:tools mcp:admin files:read files:write';
 /** A client of the provider; the secret is the id reversed (tests only). */
 export interface TestClientSpec {
   readonly id: string;
-  /** `public`: authorization code + PKCE, no secret. Default `confidential` (client credentials). */
-  readonly kind?: 'public' | 'confidential';
+  /**
+   * `public`: authorization code + PKCE, no secret. `native`: an application on the user's
+   * machine (as `toolwire login --client-id`): authorization code + PKCE with a loopback redirect
+   * on any port (RFC 8252), and refresh tokens; a secret too with `secret`. Default
+   * `confidential` (client credentials).
+   */
+  readonly kind?: 'public' | 'confidential' | 'native';
+  /** A `native` client holding a secret (`client_secret_basic`). */
+  readonly secret?: boolean;
 }
 
 /** Where a scripted authorization-code flow sends the browser back to (never listened on). */
@@ -37,6 +44,9 @@ const CLIENTS: readonly TestClientSpec[] = [
   { id: 'short-lived' },
   { id: 'app-one', kind: 'public' },
   { id: 'app-two', kind: 'public' },
+  // Pre-registered clients of a command line: any loopback port, refresh tokens.
+  { id: 'cli-public', kind: 'native' },
+  { id: 'cli-secret', kind: 'native', secret: true },
 ];
 
 /** The secret of a confidential test client. */
@@ -89,6 +99,19 @@ function clientMetadata(spec: TestClientSpec): ClientMetadata {
       grant_types: ['authorization_code'],
       response_types: ['code'],
       redirect_uris: [REDIRECT_URI],
+    };
+  if (spec.kind === 'native')
+    return {
+      client_id: spec.id,
+      id_token_signed_response_alg: 'ES256',
+      application_type: 'native',
+      // The provider compares a native client's loopback redirect URIs without their port.
+      redirect_uris: ['http://127.0.0.1/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(spec.secret
+        ? { client_secret: secretOf(spec.id), token_endpoint_auth_method: 'client_secret_basic' }
+        : { token_endpoint_auth_method: 'none' }),
     };
   return {
     client_id: spec.id,

@@ -9,8 +9,17 @@ import type { AddressInfo } from 'node:net';
 /** A running proxy. */
 export interface RoundRobinProxy {
   readonly url: string;
-  /** Which instance served each request: method, instance index, and a Last-Event-ID if any. */
-  readonly log: Array<{ method: string; instance: number; lastEventId?: string }>;
+  /**
+   * Which instance served each request: method, path, instance index, whether it carried an
+   * Authorization header, and a Last-Event-ID if any.
+   */
+  readonly log: Array<{
+    method: string;
+    path: string;
+    instance: number;
+    authorization: boolean;
+    lastEventId?: string;
+  }>;
   /** Sends every request to this instance while set. */
   pin: number | undefined;
   /** Takes an instance out of the rotation (it died). */
@@ -37,7 +46,9 @@ export async function startRoundRobinProxy(targets: string[]): Promise<RoundRobi
     const lastEventId = req.headers['last-event-id'];
     log.push({
       method: req.method ?? '',
+      path: req.url ?? '',
       instance: index,
+      authorization: req.headers.authorization !== undefined,
       ...(typeof lastEventId === 'string' ? { lastEventId } : {}),
     });
     const target = new URL(req.url ?? '/', targets[index]);
