@@ -63,7 +63,28 @@ function usable(client: StoredClient, redirectUri: string, now: number): boolean
   if (client.clientSecretExpiresAt !== undefined && client.clientSecretExpiresAt <= now)
     return false;
   if (client.registration !== 'dynamic') return true;
-  return client.redirectUris?.includes(redirectUri) ?? false;
+  return client.redirectUris?.some((held) => sameRedirect(held, redirectUri)) ?? false;
+}
+
+/**
+ * Whether a registered redirect URI covers the one in use: the same, or, for a loopback http
+ * one, the same but for the port, which a native application's listener gets anew each time and
+ * the authorization server must accept whatever it is (RFC 8252 §7.3). Registering again at
+ * every login would leave a client behind each time and orphan the refresh tokens of the last.
+ */
+function sameRedirect(held: string, used: string): boolean {
+  if (held === used) return true;
+  try {
+    const a = new URL(held);
+    const b = new URL(used);
+    if (a.protocol !== 'http:' || b.protocol !== 'http:' || !isLoopbackHost(a.hostname))
+      return false;
+    a.port = '';
+    b.port = '';
+    return a.href === b.href;
+  } catch {
+    return false;
+  }
 }
 
 /** The client to use with `server`, registering it when needed. */
@@ -142,7 +163,8 @@ async function register(
     ...(description.clientUri ? { client_uri: description.clientUri } : {}),
     ...(description.softwareId ? { software_id: description.softwareId } : {}),
     ...(description.softwareVersion ? { software_version: description.softwareVersion } : {}),
-    ...(redirect.scope ? { scope: redirect.scope } : {}),
+    // No `scope`: an authorization server may hold the client to the scopes it registered with,
+    // and the registration is kept for later logins that ask for more (a step-up, --scope).
   };
   const answer = await http.post(endpoint, 'The registration endpoint', {
     body: JSON.stringify(metadata),
