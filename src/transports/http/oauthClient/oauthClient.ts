@@ -402,6 +402,13 @@ export class OAuthClient implements HttpAuthorization {
       scope,
       signal: input.signal,
     });
+    // A pre-registered client is kept too (never its secret, which stays the application's), so
+    // that a later client without the option (`toolwire list` after `login --client-id`) can
+    // refresh the tokens it was issued.
+    if (client.registration === 'pre-registered') {
+      const { clientSecret: _secret, ...kept } = client;
+      await this.store.setClient(server.issuer, kept);
+    }
     const code = await obtainCode(
       {
         open,
