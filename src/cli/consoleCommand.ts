@@ -2,29 +2,27 @@
  * @module `toolwire console <url>... [-- <command> [args...]]`: the human in the loop in a
  * browser. Connects to each server named (several at once), serves the console page and its API
  * on 127.0.0.1 (a random port unless `--port`; another address only with `--host`), and prints
- * the URL with a one-time access token, as notebook servers do. A protected server is logged in
- * to through the browser (OAuth, as `toolwire login`). Ctrl-C closes everything.
+ * the URL with a one-time access token, as notebook servers do, then connects: a protected
+ * server's OAuth login (as `toolwire login`) is a sign-in link on the page, and a server that
+ * cannot be reached is shown failed, to retry from there. Ctrl-C closes everything.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { HttpClientTransport, OAuthClient } from '../http.js';
-import {
-  browserOpener,
-  FileOAuthStore,
-  isLoopbackHost,
-  LoopbackRedirectReceiver,
-  serveHttp,
-} from '../node.js';
+import { FileOAuthStore, isLoopbackHost, LoopbackRedirectReceiver, serveHttp } from '../node.js';
 import { StdioClientTransport } from '../stdio.js';
 import { parseOwn, UsageError } from './argValues.js';
 import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
 import { readConfig } from './config.js';
 import { ConsoleGuard } from './console/consoleGuard.js';
 import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
-import { ConsoleSession } from './console/consoleSession.js';
+import { ConsoleSession, type ConsoleEvent } from './console/consoleSession.js';
+import type { ServerConnector } from './console/serverLink.js';
+import { SignInRelay } from './console/signInRelay.js';
 import { EXIT } from './failure.js';
 import { interruptOnSigint, type SignalSource } from './interrupt.js';
+import { terminalLine } from './terminalText.js';
 import { packageVersion } from './version.js';
 
 /** `toolwire console ...` */
@@ -85,6 +83,56 @@ function assets(): ConsoleAssets {
   };
 }
 
+/** How to reach each server named, keyed as the approvals file keys it. */
+function connectors(
+  command: ConsoleCommand,
+): Array<{ target: string; connector: ServerConnector }> {
+  const all = command.urls.map((url): { target: string; connector: ServerConnector } => {
+    const signIn = new SignInRelay(new LoopbackRedirectReceiver({ returnTo: 'toolwire console' }));
+    const auth = new OAuthClient({
+      store: new FileOAuthStore(),
+      clientName: 'toolwire console',
+      softwareVersion: packageVersion(),
+      allowLoopbackHttp: command.allowLoopbackHttp,
+      openAuthorizationUrl: signIn.open,
+      redirectReceiver: signIn.receiver,
+    });
+    return {
+      target: serverKeyOf({ kind: 'url', url, headers: {}, allowLoopbackHttp: false }),
+      connector: { transport: () => new HttpClientTransport(url, { auth }), signIn },
+    };
+  });
+  const line = command.command;
+  if (line)
+    all.push({
+      target: serverKeyOf({ kind: 'command', ...line }),
+      connector: {
+        transport: () => new StdioClientTransport({ ...line, stderr: 'forward', detached: true }),
+      },
+    });
+  return all;
+}
+
+/** Says on the terminal too when a server waits for a sign-in, connects or fails. */
+function reporter(stderr: Pick<Writable, 'write'>) {
+  const said = new Map<string, string>();
+  return (event: ConsoleEvent) => {
+    if (event.type !== 'server') return;
+    const { id, target, state, error, signInUrl } = event.server;
+    const line =
+      signInUrl !== undefined
+        ? `${target} asks you to sign in: follow the link in the console page`
+        : state === 'connected'
+          ? `connected to ${target}`
+          : state === 'failed'
+            ? `${target}: ${error ?? 'failed'}`
+            : undefined;
+    if (line === undefined || said.get(id) === line) return;
+    said.set(id, line);
+    stderr.write(`toolwire console: ${terminalLine(line)}\n`);
+  };
+}
+
 /** `toolwire console` */
 export async function consoleCommand(
   command: ConsoleCommand,
@@ -96,29 +144,6 @@ export async function consoleCommand(
   const session = new ConsoleSession(command.audit ?? readConfig().audit);
   const interrupt = interruptOnSigint(io.signals);
   try {
-    for (const url of command.urls) {
-      const auth = new OAuthClient({
-        store: new FileOAuthStore(),
-        clientName: 'toolwire console',
-        softwareVersion: packageVersion(),
-        allowLoopbackHttp: command.allowLoopbackHttp,
-        openAuthorizationUrl: browserOpener({
-          allowLoopbackHttp: command.allowLoopbackHttp,
-          output: io.stderr,
-        }),
-        redirectReceiver: new LoopbackRedirectReceiver(),
-      });
-      const key = serverKeyOf({ kind: 'url', url, headers: {}, allowLoopbackHttp: false });
-      await session.connect(url, new HttpClientTransport(url, { auth }), approvals.forServer(key));
-    }
-    if (command.command) {
-      const key = serverKeyOf({ kind: 'command', ...command.command });
-      await session.connect(
-        key,
-        new StdioClientTransport({ ...command.command, stderr: 'forward', detached: true }),
-        approvals.forServer(key),
-      );
-    }
     const token = randomBytes(32).toString('base64url');
     const guard = new ConsoleGuard(token);
     const listener = await serveHttp(consoleHandler(session, guard, page), {
@@ -132,10 +157,18 @@ export async function consoleCommand(
       );
     const shown = command.host.includes(':') ? `[${command.host}]` : command.host;
     io.stdout.write(`toolwire console: open http://${shown}:${listener.port}/?token=${token}\n`);
+    // Connect once the page can show how it goes: a protected server's sign-in is a link there.
+    const stopReporting = session.subscribe(reporter(io.stderr));
+    void Promise.all(
+      connectors(command).map(({ target, connector }) =>
+        session.add(target, connector, approvals.forServer(target)),
+      ),
+    );
     await new Promise<void>((resolve) => {
       if (interrupt.signal.aborted) resolve();
       interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
     });
+    stopReporting();
     await listener.close();
     return EXIT.ok;
   } finally {

@@ -187,8 +187,9 @@ the URL: with --scope, name every scope you need (a server may hide tools your s
 them on 127.0.0.1 (a free port unless --port): their tools, a form for each, a confirmation
 before each call (allow once, always for this definition, or deny), progress and cancel,
 results, and the history. Open the URL it prints: it carries a one-time token, exchanged for a
-cookie; anything else is refused. A protected server is signed in to through the browser.
-Ctrl-C stops it.`,
+cookie; anything else is refused. A protected server shows a sign-in link on the page (its
+authorization server's own page, in your browser); a server that cannot be reached shows why,
+with Retry. Ctrl-C stops it.`,
     options: [
       ['--host <host>', 'Listen on this address instead (reachable from the network!)'],
       ['--port <port>', 'Listen on this port (default: a free one)'],

@@ -96,6 +96,23 @@ describe('structured output validation', () => {
   });
 });
 
+describe('the end of the connection', () => {
+  it('tells onclose once when the server goes away, and not before', async () => {
+    const fake = fakeServer([weather]);
+    let closes = 0;
+    const client = new McpClient({ name: 'c', version: '1' }, { onclose: () => closes++ });
+    await client.connect(fake.clientTransport);
+    await client.listTools();
+    expect(closes).toBe(0);
+    await fake.close();
+    await sleep(0);
+    expect(closes).toBe(1);
+    await expect(client.listTools()).rejects.toMatchObject({ code: 'closed' });
+    await client.close();
+    expect(closes).toBe(1);
+  });
+});
+
 describe('the human in the loop', () => {
   it('asks before every call by default, and denies', async () => {
     const asked: ApprovalRequest[] = [];

@@ -107,6 +107,11 @@ export interface ClientOptions extends HandlerCapabilityOptions {
   /** Faults that did not fail a call (bad notifications, skipped tools, refresh errors). */
   onerror?: (error: Error) => void;
   /**
+   * Called once when the connection of `connect()` ends: the server went away (a stdio server
+   * that exited, a Streamable HTTP session that was deleted) or `close()` was called.
+   */
+  onclose?: () => void;
+  /**
    * Wraps every request the client sends, for traces and metrics (`clientTelemetry()` of
    * `toolwire/otel` builds one). Unset: requests go straight out.
    */
@@ -215,6 +220,7 @@ export class McpClient {
     this.connection = connection;
     connection.onClose(() => {
       this.cache = undefined;
+      this.options.onclose?.();
     });
     try {
       await connection.start();

@@ -6,15 +6,17 @@
  * tags, event handlers, a javascript: link, a hidden character and text addressed to the model:
  * all shown as text, nothing run. Screenshots of the main views go to test-output/console/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.js';
-import { CLI_SERVER, serveHttp } from '../support/cliRun.js';
-import { CLI, ROOT } from '../support/paths.js';
+import { CLI_SERVER, serveHttp, startConsole } from '../support/cliRun.js';
+import { ROOT } from '../support/paths.js';
 
 const SHOTS = `${ROOT}test-output/console`;
 const configHome = mkdtempSync(join(tmpdir(), 'toolwire-console-'));
@@ -25,38 +27,21 @@ let httpServer: Awaited<ReturnType<typeof serveHttp>>;
 let url = '';
 let hostileUrl = '';
 
-/** Starts `toolwire console ...`; resolves with the URL it prints (token included). */
-function startConsole(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, 'console', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Approvals are kept in a folder of this test's own, not the user's.
-    env: { ...process.env, XDG_CONFIG_HOME: configHome },
-  });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`console exited ${code}: ${err}`)));
-  });
-}
+/** `toolwire console ...args`, keeping approvals in a folder of this test's own. */
+const consoleOf = (args: string[]) => startConsole(args, { XDG_CONFIG_HOME: configHome });
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   httpServer = await serveHttp(CLI_SERVER);
   const notes = `${ROOT}build/test/fixtures/notesServer.js`;
-  ({ child: consoleProcess, url } = await startConsole([
+  ({ child: consoleProcess, url } = await consoleOf([
     httpServer.url,
     '--',
     process.execPath,
     notes,
   ]));
-  ({ child: hostileProcess, url: hostileUrl } = await startConsole([
+  ({ child: hostileProcess, url: hostileUrl } = await consoleOf([
     '--',
     process.execPath,
     `${ROOT}build/test/fixtures/webHostileServer.js`,
@@ -76,6 +61,45 @@ async function open(address: string): Promise<Page> {
 }
 
 describe('toolwire console in Chromium', () => {
+  it('refuses what a page of another origin sends with the cookie (cross-site requests)', async () => {
+    const consoleOrigin = new URL(url).origin;
+    // Another port of 127.0.0.1 is the same site: the SameSite cookie goes along, so the Origin
+    // check and the resource policy are what stand between that page and the console.
+    const html =
+      `<form id="f" method="POST" enctype="text/plain" action="${consoleOrigin}/api/servers/s2/calls">` +
+      `<input name='{"tool":"delete_note","arguments":{"id":"csrf"},"x":"' value='"}'></form>` +
+      `<script>fetch("${consoleOrigin}/api/state", { credentials: "include", mode: "no-cors" }).catch(() => {});` +
+      'setTimeout(() => document.getElementById("f").submit(), 200);</script>';
+    const foreign = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html),
+    );
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(url); // the browser holds the console's cookie
+      await page.getByRole('button', { name: 'delete_note' }).waitFor();
+      const evil = await context.newPage();
+      const read = evil.waitForEvent('requestfailed', (r) => r.url().endsWith('/api/state'));
+      const posted = evil.waitForResponse(`${consoleOrigin}/api/servers/s2/calls`);
+      await evil.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+      // Reading: the browser withholds the answer (Cross-Origin-Resource-Policy, no CORS).
+      expect((await read).failure()?.errorText).toMatch(/BLOCKED_BY_RESPONSE|ERR_FAILED/);
+      // Acting: refused by the Origin check.
+      expect((await posted).status()).toBe(403);
+      await evil.getByText('Requests from other sites are refused.').waitFor();
+      // Nothing was started: the console's own history has no such call.
+      const token = new URL(url).searchParams.get('token') ?? '';
+      const state = await fetch(`${consoleOrigin}/api/state`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(await state.text()).not.toContain('csrf');
+      await context.close();
+    } finally {
+      foreign.close();
+    }
+  }, 60_000);
+
   it('refuses a visit without the token', async () => {
     const page = await browser.newPage();
     const response = await page.goto(url.replace(/\?token=.*$/, ''));
@@ -84,8 +108,8 @@ describe('toolwire console in Chromium', () => {
     await page.close();
   });
 
-  it('lists the tools of the everything example, and plays its image and audio results', async () => {
-    const everything = await startConsole([
+  it('lists the tools of the everything example, plays its image and audio results, shows logs', async () => {
+    const everything = await consoleOf([
       '--',
       process.execPath,
       `${ROOT}build/examples/everything/server.js`,
@@ -105,6 +129,14 @@ describe('toolwire console in Chromium', () => {
       await page.getByRole('button', { name: 'Allow once' }).click();
       const audio = page.locator('.result audio');
       await audio.waitFor();
+      // The log messages the server sends while a call runs are shown with the call.
+      await page.getByRole('button', { name: 'log', exact: true }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await page.getByText('Logged four messages').waitFor();
+      const logs = page.locator('.call .logs').first();
+      expect(await logs.textContent()).toContain('info everything: info: hello');
+      expect(await logs.textContent()).toContain('warning everything: {"message":"hello"');
       expect(await audio.getAttribute('src')).toMatch(/^data:audio\/wav;base64,/);
       await page.getByRole('button', { name: 'fail', exact: true }).click();
       await page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -213,7 +245,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it('flags a definition that changed after it was allowed always (a rug pull)', async () => {
-    const rug = await startConsole([
+    const rug = await consoleOf([
       '--',
       process.execPath,
       `${ROOT}build/test/fixtures/rugPullServer.js`,

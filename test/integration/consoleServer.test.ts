@@ -24,13 +24,13 @@ let port = 0;
 
 beforeAll(async () => {
   session = new ConsoleSession();
-  await session.connect(
-    'notes',
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [`${ROOT}build/test/fixtures/notesServer.js`],
-    }),
-  );
+  await session.add('notes', {
+    transport: () =>
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [`${ROOT}build/test/fixtures/notesServer.js`],
+      }),
+  });
   const guard = new ConsoleGuard(TOKEN);
   listener = await serveHttp(
     consoleHandler(session, guard, {
@@ -205,5 +205,40 @@ describe('the console over HTTP', () => {
     expect((await post('/api/confirmations/q1', { decision: 'maybe' })).status).toBe(400);
     expect((await post('/api/servers/s1/calls', 'x'.repeat(2 * 1024 * 1024))).status).toBe(413);
     expect((await get('/nothing')).status).toBe(404);
+    expect((await get('/favicon.ico')).status).toBe(204);
+  });
+
+  it('shows a server it cannot reach as failed, and connects again when asked', async () => {
+    let attempts = 0;
+    const link = await session.add('flaky', {
+      transport: () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          // Exits before answering the first time; serves the notes the second.
+          args:
+            attempts++ === 0
+              ? ['-e', 'process.exit(3)']
+              : [`${ROOT}build/test/fixtures/notesServer.js`],
+        }),
+    });
+    const state = (await (await get('/api/state')).json()) as {
+      servers: Array<{ id: string; state: string; error?: string; tools: unknown[] }>;
+    };
+    const shown = state.servers.find((s) => s.id === link.id);
+    expect(shown).toMatchObject({ state: 'failed', tools: [] });
+    expect(shown?.error).toMatch(/\S/);
+    expect((await post(`/api/servers/${link.id}/calls`, { tool: 'read_note' })).status).toBe(409);
+    expect((await post(`/api/servers/${link.id}/cancel`, {})).status).toBe(409);
+    const seen = await eventsUntil(
+      (e) => e['type'] === 'server' && (e['server'] as { state: string }).state === 'connected',
+      async () => expect((await post(`/api/servers/${link.id}/connect`, {})).status).toBe(202),
+    );
+    expect(
+      seen
+        .filter((e) => e['type'] === 'server')
+        .map((e) => (e['server'] as { state: string }).state),
+    ).toEqual(['connecting', 'connected']);
+    expect((await post(`/api/servers/${link.id}/connect`, {})).status).toBe(409);
+    expect((await post('/api/servers/s99/connect', {})).status).toBe(404);
   });
 });

@@ -64,6 +64,27 @@ export async function serveHttp(
   return { url, child };
 }
 
+/**
+ * Starts `toolwire console ...args` and resolves with the URL it prints (token included) once it
+ * listens; fails loudly if it exits first. `env`: e.g. an XDG_CONFIG_HOME of the test's own.
+ */
+export async function startConsole(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ReturnType<typeof startToolwire> }> {
+  const child = startToolwire(['console', ...args], env);
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(child.output().stdout);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('close', (code) =>
+      reject(new Error(`console exited ${code}: ${child.output().stderr}`)),
+    );
+  });
+  return { url, child };
+}
+
 /** Waits until `check` is true, polling every 25 ms, for at most `ms`. */
 export async function until(
   check: () => boolean,

@@ -15,6 +15,8 @@ export interface FakeServer {
   lists: number;
   /** Sends a notification to the client. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /** Closes the server's end, as a server that goes away. */
+  close(): Promise<void>;
 }
 
 export function fakeServer(tools: Tool[], protocolVersion = '2025-11-25'): FakeServer {
@@ -29,6 +31,7 @@ export function fakeServer(tools: Tool[], protocolVersion = '2025-11-25'): FakeS
       serverTransport.send(
         params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method },
       ),
+    close: () => serverTransport.close(),
   };
   serverTransport.onmessage = (raw) => {
     const m = raw as { id?: number; method?: string; params?: Record<string, unknown> };

@@ -22,7 +22,8 @@ function answer(
   body: string,
   headers: { type: string; extra?: Record<string, string> },
 ) {
-  return new Response(body, {
+  // A 204 may carry no body at all (the Response constructor throws on an empty one).
+  return new Response(body === '' ? null : body, {
     status,
     headers: { ...SECURITY_HEADERS, 'content-type': headers.type, ...headers.extra },
   });
@@ -42,7 +43,15 @@ async function bodyOf(request: Request): Promise<Record<string, unknown> | Respo
     size += next.value.byteLength;
     if (size > MAX_BODY) {
       await reader?.cancel();
-      return json(413, { error: `The request body is larger than ${MAX_BODY} bytes` });
+      // The rest of the body is not read: the connection cannot carry another request.
+      return answer(
+        413,
+        JSON.stringify({ error: `The request body is larger than ${MAX_BODY} bytes` }),
+        {
+          type: 'application/json; charset=utf-8',
+          extra: { connection: 'close' },
+        },
+      );
     }
     chunks.push(next.value);
   }
@@ -122,14 +131,7 @@ export function consoleHandler(
     if (file) return answer(200, file.body, { type: file.type });
     if (method === 'GET' && pathname === '/api/state')
       return json(200, {
-        servers: [...session.servers.values()].map((s) => ({
-          id: s.id,
-          target: s.target,
-          serverInfo: s.client.serverInfo,
-          protocolVersion: s.client.protocolVersion,
-          trustAnnotations: s.trustAnnotations,
-          tools: s.tools,
-        })),
+        servers: [...session.servers.values()].map((s) => s.summary()),
         waiting: session.waiting(),
         inputs: session.waitingInputs(),
         history: session.history,
@@ -146,6 +148,8 @@ export function consoleHandler(
         return json(400, { error: 'Give a known server and a tool name' });
       if (typeof args !== 'object' || args === null || Array.isArray(args))
         return json(400, { error: 'arguments must be a JSON object' });
+      if (!server.client)
+        return json(409, { error: `${server.target} is not connected (${server.state})` });
       return json(202, {
         call: session.call(server.id, {
           tool: body['tool'],
@@ -161,6 +165,18 @@ export function consoleHandler(
         return json(400, { error: 'Give a known server and trustAnnotations: true or false' });
       server.trustAnnotations = body['trustAnnotations'];
       return json(200, { trustAnnotations: server.trustAnnotations });
+    }
+    // Connect again (after a failure), or stop connecting / signing in.
+    m = /^\/api\/servers\/([\w-]+)\/(connect|cancel)$/.exec(pathname);
+    if (m) {
+      const server = session.servers.get(m[1]!);
+      if (!server) return json(404, { error: 'No such server' });
+      if (m[2] === 'cancel')
+        return server.cancel() ? json(200, {}) : json(409, { error: 'Nothing to cancel' });
+      if (server.state !== 'failed')
+        return json(409, { error: `${server.target} is ${server.state}` });
+      void server.connect();
+      return json(202, {});
     }
     m = /^\/api\/calls\/([\w-]+)\/cancel$/.exec(pathname);
     if (m)

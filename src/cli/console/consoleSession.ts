@@ -1,6 +1,7 @@
 /**
- * @module What the console shows and does, apart from HTTP: the servers it is connected to (one
- * toolwire client each) and their tools, kept fresh on `list_changed`; calls started from the
+ * @module What the console shows and does, apart from HTTP: the servers it reaches (a
+ * {@link ServerLink} each: connecting, signing in, connected with its tools kept fresh on
+ * `list_changed`, or failed and retried from the page); calls started from the
  * page, with their progress, outcome and a cancel; the confirmations the approval policy asks
  * for, waiting for the person's answer; and the history (the clients' audit trail), kept in
  * memory (the last 1000 events) and appended to a JSON lines file when one is given. Every change
@@ -13,25 +14,15 @@ import {
   RpcError,
   type CallToolResult,
   type ElicitResult,
-  type Tool,
-  type Transport,
+  type LoggingMessageParams,
 } from '../../index.js';
 import { packageVersion } from '../version.js';
-
-/** One server the console is connected to. */
-export interface ConsoleServer {
-  readonly id: string;
-  /** How the user named it (URL or command line). */
-  readonly target: string;
-  readonly client: McpClient;
-  tools: Tool[];
-  /** Trust its annotations: read-only tools run without asking. Off by default. */
-  trustAnnotations: boolean;
-}
+import { ServerLink, type ServerConnector } from './serverLink.js';
 
 /** What a page hears. */
 export type ConsoleEvent =
-  | { type: 'tools'; server: string; tools: Tool[] }
+  | { type: 'server'; server: ReturnType<ServerLink['summary']> }
+  | { type: 'log'; server: string; message: LoggingMessageParams }
   | { type: 'audit'; server: string; event: AuditEvent & { at: string } }
   | { type: 'confirm'; id: string; server: string; request: ApprovalRequest }
   | { type: 'confirmed'; id: string; decision: ApprovalDecision }
@@ -63,7 +54,7 @@ const USER_REJECTED = -1;
 
 /** The console's state and actions. */
 export class ConsoleSession {
-  readonly servers = new Map<string, ConsoleServer>();
+  readonly servers = new Map<string, ServerLink>();
   readonly history: Array<ConsoleEvent & { at: string }> = [];
   private readonly listeners = new Set<(event: ConsoleEvent & { at: string }) => void>();
   private readonly pending = new Map<
@@ -81,24 +72,35 @@ export class ConsoleSession {
   constructor(private readonly auditFile?: string) {}
 
   /**
-   * Connects to a server through `transport`; "always allow" decisions go to `approvals` (the
+   * Adds a server and connects to it: resolves when that first attempt ends, connected or failed
+   * (the link says which; the page can retry). "Always allow" decisions go to `approvals` (the
    * approvals file, for this server), else stay in memory.
    */
-  async connect(
+  async add(
     target: string,
-    transport: Transport,
+    connector: ServerConnector,
     approvals?: ApprovalStore,
-  ): Promise<ConsoleServer> {
+  ): Promise<ServerLink> {
     const id = `s${this.nextId++}`;
-    // Filled in once connected; the client's callbacks read it.
-    const made: { server?: ConsoleServer } = {};
-    const client = new McpClient(
+    const link = new ServerLink({ id, target }, connector, {
+      newClient: (l) => this.newClient(l, approvals),
+      changed: (l) => this.emit({ type: 'server', server: l.summary() }),
+    });
+    this.servers.set(id, link);
+    await link.connect();
+    return link;
+  }
+
+  /** One attempt's client: its callbacks reach the page through the link. */
+  private newClient(link: ServerLink, approvals: ApprovalStore | undefined): McpClient {
+    const id = link.id;
+    const client: McpClient = new McpClient(
       { name: 'toolwire-console', version: packageVersion() },
       {
         approval: {
           ...(approvals ? { store: approvals } : {}),
           needsConfirmation: (tool) =>
-            !(made.server?.trustAnnotations === true && tool.annotations?.readOnlyHint === true),
+            !(link.trustAnnotations && tool.annotations?.readOnlyHint === true),
           confirm: (request) => this.ask(id, request),
         },
         audit: (event) => this.emit({ type: 'audit', server: id, event }),
@@ -118,20 +120,12 @@ export class ConsoleSession {
           },
         },
         elicitationModes: ['form', 'url'],
-        onToolsChanged: (tools) => {
-          if (!made.server) return;
-          made.server.tools = tools;
-          this.emit({ type: 'tools', server: id, tools });
-        },
+        onToolsChanged: (tools) => link.toolsChanged(client, tools),
+        onLog: (message) => this.emit({ type: 'log', server: id, message }),
+        onclose: () => link.ended(client),
       },
     );
-    await client.connect(transport);
-    const server: ConsoleServer = { id, target, client, tools: [], trustAnnotations: false };
-    made.server = server;
-    this.servers.set(id, server);
-    server.tools = await client.listTools();
-    this.emit({ type: 'tools', server: id, tools: server.tools });
-    return server;
+    return client;
   }
 
   /** Listens to every event; returns the stop. */
@@ -184,13 +178,13 @@ export class ConsoleSession {
   ): string {
     const { tool, arguments: args } = request;
     const options = { task: request.task === true };
-    const server = this.servers.get(serverId);
-    if (!server) throw new RangeError(`No server ${serverId}`);
+    const client = this.servers.get(serverId)?.client;
+    if (!client) throw new RangeError(`Not connected to ${serverId}`);
     const call = `c${this.nextId++}`;
     const controller = new AbortController();
     this.running.set(call, controller);
     this.emit({ type: 'call-started', call, server: serverId, tool, arguments: args });
-    server.client
+    client
       .callTool(tool, args, {
         signal: controller.signal,
         resetTimeoutOnProgress: true,
@@ -248,7 +242,7 @@ export class ConsoleSession {
     for (const id of [...this.pending.keys()]) this.decide(id, 'deny');
     for (const id of [...this.inputs.keys()]) this.answerInput(id, { action: 'cancel' });
     for (const controller of this.running.values()) controller.abort();
-    await Promise.all([...this.servers.values()].map((s) => s.client.close().catch(() => {})));
+    await Promise.all([...this.servers.values()].map((s) => s.close()));
   }
 
   private ask(server: string, request: ApprovalRequest): Promise<ApprovalDecision> {

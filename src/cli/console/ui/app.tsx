@@ -1,66 +1,21 @@
 /**
- * @module The console page: the connected servers and their tools, a tool's definition and the
- * form to call it, the confirmation the approval policy asks for, running calls with progress
- * and a cancel button, results, and the history. State comes from `/api/state`, changes from the
+ * @module The console page: the servers (connecting, signing in, failed, or connected with their
+ * tools), a tool's definition and the form to call it, the confirmation the approval policy asks
+ * for, running calls with progress, log messages and a cancel button, results, and the history. State comes from `/api/state`, changes from the
  * `/api/events` stream; actions are POSTs to the console's API (same origin, cookie).
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { definitionDiff } from '../../definitionDiff.js';
+import { post } from './api.js';
+import { ResultView } from './contentView.js';
+import { SchemaForm, type Schema } from './schemaForm.js';
+import { ServerList } from './serverList.js';
+import type { Call, Confirmation, Event, Input, Json, Server, Tool } from './types.js';
+import { instructionLike, visible } from './visibleText.js';
 
 /** The definition type the diff takes (the page keeps its own, looser one). */
 type DiffTool = Parameters<typeof definitionDiff>[0];
-import { ResultView } from './contentView.js';
-import { SchemaForm, type Schema } from './schemaForm.js';
-import { instructionLike, visible } from './visibleText.js';
-
-type Json = Record<string, unknown>;
-interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Schema;
-  outputSchema?: Schema;
-  annotations?: Json;
-  icons?: Array<{ src: string }>;
-  execution?: { taskSupport?: string };
-}
-interface Server {
-  id: string;
-  target: string;
-  serverInfo?: { name: string; version: string };
-  trustAnnotations: boolean;
-  tools: Tool[];
-}
-interface Confirmation {
-  id: string;
-  server: string;
-  request: { tool: Tool; arguments: Json; reason: string; previous?: Tool };
-}
-interface Input {
-  id: string;
-  server: string;
-  kind: 'elicitation' | 'sampling';
-  params: Json;
-}
-interface Call {
-  call: string;
-  server: string;
-  tool: string;
-  arguments: unknown;
-  progress?: { progress: number; total?: number; message?: string };
-  task?: { taskId: string; status: string; statusMessage?: string };
-  result?: Json;
-  error?: string;
-}
-type Event = Json & { type: string; at: string };
-
-const post = (path: string, body: unknown) =>
-  fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
 
 function Description({ text }: { text: string }) {
   return (
@@ -290,6 +245,13 @@ function CallView({ call }: { call: Call }) {
           ) : null}
         </div>
       ) : null}
+      {call.logs?.length ? (
+        <ol class="logs" aria-label="log messages">
+          {call.logs.slice(-20).map((line, i) => (
+            <li key={i}>{visible(line)}</li>
+          ))}
+        </ol>
+      ) : null}
       {running ? (
         <button onClick={() => void post(`/api/calls/${call.call}/cancel`, {})}>Cancel</button>
       ) : null}
@@ -309,6 +271,14 @@ function CallView({ call }: { call: Call }) {
       {call.error !== undefined ? <div class="badge error">{visible(call.error)}</div> : null}
     </div>
   );
+}
+
+/** A log message as one line: its level, logger and data. */
+function logLine(message: Json): string {
+  const data = message['data'];
+  const text = typeof data === 'string' ? data : JSON.stringify(data);
+  const logger = typeof message['logger'] === 'string' ? ` ${message['logger']}` : '';
+  return `${String(message['level'])}${logger}: ${text}`;
 }
 
 function History({ events }: { events: Event[] }) {
@@ -386,11 +356,23 @@ function App() {
     source.onmessage = (message: MessageEvent<string>) => {
       const e = JSON.parse(message.data) as Event;
       setEvents((all) => [...all.slice(-999), e]);
-      if (e.type === 'tools')
+      if (e.type === 'server') {
+        const server = e['server'] as Server;
         setServers((all) =>
-          all.map((s) => (s.id === e['server'] ? { ...s, tools: e['tools'] as Tool[] } : s)),
+          all.some((s) => s.id === server.id)
+            ? all.map((s) => (s.id === server.id ? server : s))
+            : [...all, server],
         );
-      else if (e.type === 'confirm') setWaiting((all) => [...all, e as unknown as Confirmation]);
+      } else if (e.type === 'log') {
+        const line = logLine(e['message'] as Json);
+        setCalls((all) =>
+          all.map((c) =>
+            c.server === e['server'] && !c.result && c.error === undefined
+              ? { ...c, logs: [...(c.logs ?? []), line] }
+              : c,
+          ),
+        );
+      } else if (e.type === 'confirm') setWaiting((all) => [...all, e as unknown as Confirmation]);
       else if (e.type === 'confirmed') setWaiting((all) => all.filter((w) => w.id !== e['id']));
       else if (e.type === 'input') setInputs((all) => [...all, e as unknown as Input]);
       else if (e.type === 'answered') setInputs((all) => all.filter((i) => i.id !== e['id']));
@@ -429,50 +411,21 @@ function App() {
     };
     return () => source.close();
   }, []);
-  const names = new Map<string, number>();
-  for (const s of servers) for (const t of s.tools) names.set(t.name, (names.get(t.name) ?? 0) + 1);
   const server = servers.find((s) => s.id === selected?.server);
   const tool = server?.tools.find((t) => t.name === selected?.tool);
   return (
     <div class="layout">
-      <nav class="tools" aria-label="tools">
-        <h1>toolwire console</h1>
-        {servers.map((s) => (
-          <div key={s.id} class="server">
-            <h2>{visible(s.serverInfo?.name ?? s.target)}</h2>
-            <div class="note">{visible(s.target)}</div>
-            <label class="trust">
-              <input
-                type="checkbox"
-                checked={s.trustAnnotations}
-                onChange={(e) => {
-                  const trust = (e.target as HTMLInputElement).checked;
-                  void post(`/api/servers/${s.id}/trust`, { trustAnnotations: trust });
-                  setServers((all) =>
-                    all.map((x) => (x.id === s.id ? { ...x, trustAnnotations: trust } : x)),
-                  );
-                }}
-              />
-              trust its annotations (read-only tools run without asking)
-            </label>
-            <ul>
-              {s.tools.map((t) => (
-                <li key={t.name}>
-                  <button
-                    class={selected?.server === s.id && selected.tool === t.name ? 'selected' : ''}
-                    onClick={() => setSelected({ server: s.id, tool: t.name })}
-                  >
-                    {visible(t.name)}
-                  </button>
-                  {(names.get(t.name) ?? 0) > 1 ? (
-                    <span class="badge warn">also on another server</span>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))}
-      </nav>
+      <ServerList
+        servers={servers}
+        selected={selected}
+        onSelect={setSelected}
+        onTrust={(id, trust) => {
+          void post(`/api/servers/${id}/trust`, { trustAnnotations: trust });
+          setServers((all) =>
+            all.map((x) => (x.id === id ? { ...x, trustAnnotations: trust } : x)),
+          );
+        }}
+      />
       <main>
         {server && tool ? (
           <ToolDetail

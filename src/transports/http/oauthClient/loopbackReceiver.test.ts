@@ -88,6 +88,15 @@ describe('the redirect', () => {
     expect(await refused(uri)).toBe(true);
   });
 
+  it('sends the person back where the application says, as plain text', async () => {
+    const r = receiver({ returnTo: 'the <b>console</b>' });
+    const uri = await r.start();
+    void r.wait().catch(() => {});
+    const answer = await send(`${uri}?code=abc&state=s1`);
+    expect(answer.body).toContain('return to the &#60;b&#62;console&#60;/b&#62;.');
+    expect(answer.body).not.toContain('<b>');
+  });
+
   it('that arrives before wait() is kept', async () => {
     const r = receiver();
     const uri = await r.start();

@@ -19,6 +19,11 @@ export interface LoopbackRedirectReceiverOptions {
   path?: string;
   /** How long `wait()` waits for the redirect, in milliseconds (default 5 minutes). */
   timeoutMs?: number;
+  /**
+   * Where the person goes back to, as the page after the redirect says it ("the terminal" by
+   * default; "the toolwire console" for the console). Plain text.
+   */
+  returnTo?: string;
 }
 
 /** How long a user has to sign in and consent by default. */
@@ -38,6 +43,11 @@ const HEADERS = {
   connection: 'close',
 } as const;
 
+/** Text for an HTML page: the few characters markup gives meaning to, escaped. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 function page(title: string, text: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
@@ -45,18 +55,22 @@ function page(title: string, text: string): string {
 `;
 }
 
-const DONE_PAGE = page(
-  'Signed in',
-  'toolwire received the authorization. You can close this window and return to the terminal.',
-);
+function donePage(returnTo: string): string {
+  return page(
+    'Signed in',
+    'toolwire received the authorization. You can close this window and return to ' +
+      `${escapeHtml(returnTo)}.`,
+  );
+}
 const NOT_FOUND_PAGE = page('Not found', 'Nothing here.');
 
 /** The page for an `error` answer: its code is shown only when it is a plain OAuth error code. */
-function errorPage(error: string): string {
+function errorPage(error: string, returnTo: string): string {
   const code = /^[\w.-]{1,64}$/.test(error) ? ` (${error})` : '';
   return page(
     'Not signed in',
-    `The authorization server did not grant access${code}. Return to the terminal for details.`,
+    `The authorization server did not grant access${code}. Return to ${escapeHtml(returnTo)} ` +
+      'for details.',
   );
 }
 
@@ -84,12 +98,14 @@ export class LoopbackRedirectReceiver implements RedirectReceiver {
   private readonly port: number;
   private readonly path: string;
   private readonly timeoutMs: number;
+  private readonly returnTo: string;
   private round: Round | undefined;
 
   constructor(options: LoopbackRedirectReceiverOptions = {}) {
     this.port = options.port ?? 0;
     this.path = options.path ?? '/callback';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REDIRECT_TIMEOUT_MS;
+    this.returnTo = options.returnTo ?? 'the terminal';
     if (!this.path.startsWith('/')) throw new TypeError('the redirect path must start with "/"');
   }
 
@@ -186,7 +202,9 @@ export class LoopbackRedirectReceiver implements RedirectReceiver {
       return;
     }
     const error = query.get('error');
-    res.writeHead(200, HEADERS).end(error === null ? DONE_PAGE : errorPage(error));
+    res
+      .writeHead(200, HEADERS)
+      .end(error === null ? donePage(this.returnTo) : errorPage(error, this.returnTo));
     finish(round, { ok: true, query });
   }
 

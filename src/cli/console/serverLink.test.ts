@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { fakeServer } from '../../../test/support/fakeServer.js';
+import { McpClient } from '../../client.js';
+import type { Tool } from '../../protocol/types.js';
+import { createLinkedPair } from '../../transports/memory.js';
+import { ServerLink, type ServerConnector } from './serverLink.js';
+
+const echo: Tool = { name: 'echo', inputSchema: { type: 'object' } };
+
+/** A link through `connector`, and the states it went through. */
+function linkTo(connector: ServerConnector) {
+  const states: string[] = [];
+  const link = new ServerLink({ id: 's1', target: 'test' }, connector, {
+    newClient: (l) => {
+      const client: McpClient = new McpClient(
+        { name: 'c', version: '1' },
+        { onclose: () => l.ended(client) },
+      );
+      return client;
+    },
+    changed: (l) => states.push(l.error ? `${l.state}: ${l.error}` : l.state),
+  });
+  return { link, states, connect: () => link.connect() };
+}
+
+describe('ServerLink', () => {
+  it('connects, lists the tools, turns failed when the server goes away, and reconnects', async () => {
+    const fakes = [fakeServer([echo]), fakeServer([echo, { ...echo, name: 'other' }])];
+    let next = 0;
+    const { link, states, connect } = linkTo({ transport: () => fakes[next++]!.clientTransport });
+    expect(await connect()).toBe(true);
+    expect(link.state).toBe('connected');
+    expect(link.tools.map((t) => t.name)).toEqual(['echo']);
+    expect(await connect()).toBe(false); // connected already
+    await fakes[0]!.close();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(link.state).toBe('failed');
+    expect(link.error).toBe('The connection ended');
+    expect(link.client).toBeUndefined();
+    expect(link.tools).toEqual([]);
+    expect(await connect()).toBe(true);
+    expect(link.summary()).toMatchObject({ state: 'connected', tools: [{ name: 'echo' }, {}] });
+    expect(states).toEqual([
+      'connecting',
+      'connected',
+      'failed: The connection ended',
+      'connecting',
+      'connected',
+    ]);
+    await link.close();
+  });
+
+  it('says why an attempt failed, and stops one that hangs when cancelled', async () => {
+    const failing = linkTo({
+      transport: () => {
+        throw new Error('spawn nothing-here ENOENT');
+      },
+    });
+    await failing.connect();
+    expect(failing.link.summary()).toMatchObject({
+      state: 'failed',
+      error: 'spawn nothing-here ENOENT',
+    });
+    expect(failing.link.cancel()).toBe(false); // nothing runs
+
+    // A server that never answers `initialize`.
+    const hanging = linkTo({ transport: () => createLinkedPair()[0] });
+    const attempt = hanging.connect();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hanging.link.state).toBe('connecting');
+    expect(hanging.link.cancel()).toBe(true);
+    await attempt;
+    expect(hanging.link.summary()).toMatchObject({
+      state: 'failed',
+      error: 'Cancelled from the console',
+    });
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * @module {@link ServerLink}: one server the console shows, through its whole life: connecting
+ * (and signing in, for a protected server), connected with its tools, or failed with the reason,
+ * which the person can retry from the page. Each attempt gets a new client and transport; a
+ * connection that ends later (a stdio server that exits) turns the link back to failed.
+ */
+import type { McpClient } from '../../client.js';
+import type { Tool, Transport } from '../../index.js';
+import type { SignInRelay } from './signInRelay.js';
+
+/** Where a server stands. */
+export type LinkState = 'connecting' | 'connected' | 'failed';
+
+/** How the console reaches one server. */
+export interface ServerConnector {
+  /** A new transport, for one attempt. */
+  transport(): Transport;
+  /** The OAuth sign-in of a protected server, shown on the page. */
+  readonly signIn?: SignInRelay;
+}
+
+/** What the link needs from the console. */
+export interface LinkHooks {
+  /** A new client for one attempt (its callbacks know the link). */
+  newClient(link: ServerLink): McpClient;
+  /** The link's state, tools or sign-in changed. */
+  changed(link: ServerLink): void;
+}
+
+/**
+ * How long one attempt may take: a person signing in at the authorization server (five minutes)
+ * with room for the rest of the handshake.
+ */
+const ATTEMPT_TIMEOUT_MS = 6 * 60_000;
+
+/** The message of anything thrown. */
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** One server of the console. */
+export class ServerLink {
+  state: LinkState = 'connecting';
+  /** Why the last attempt failed, or why the connection ended. */
+  error: string | undefined;
+  /** The connected client. */
+  client: McpClient | undefined;
+  tools: Tool[] = [];
+  /** Trust its annotations: read-only tools run without asking. Off by default. */
+  trustAnnotations = false;
+  readonly id: string;
+  /** How the user named it (URL or command line). */
+  readonly target: string;
+  private attempt: { client: McpClient; cancelled: boolean } | undefined;
+
+  constructor(
+    named: { id: string; target: string },
+    private readonly connector: ServerConnector,
+    private readonly hooks: LinkHooks,
+  ) {
+    this.id = named.id;
+    this.target = named.target;
+    if (connector.signIn) connector.signIn.onchange = () => hooks.changed(this);
+  }
+
+  /** The authorization URL waiting for the person, while a sign-in runs. */
+  get signInUrl(): string | undefined {
+    return this.connector.signIn?.url;
+  }
+
+  /**
+   * Connects (again): resolves when the attempt ends, connected or failed (never rejects). False
+   * when connected or connecting already.
+   */
+  async connect(): Promise<boolean> {
+    if (this.attempt || this.state === 'connected') return false;
+    const client = this.hooks.newClient(this);
+    const attempt = { client, cancelled: false };
+    this.attempt = attempt;
+    this.state = 'connecting';
+    this.error = undefined;
+    this.hooks.changed(this);
+    try {
+      await client.connect(this.connector.transport(), { timeoutMs: ATTEMPT_TIMEOUT_MS });
+      this.tools = await client.listTools();
+      this.client = client;
+      this.state = 'connected';
+    } catch (error) {
+      await client.close().catch(() => {});
+      this.state = 'failed';
+      this.error = attempt.cancelled ? 'Cancelled from the console' : messageOf(error);
+    } finally {
+      this.attempt = undefined;
+    }
+    this.hooks.changed(this);
+    return true;
+  }
+
+  /** Stops the attempt (or the sign-in) that runs; false when none does. */
+  cancel(): boolean {
+    const signingIn = this.connector.signIn?.cancel() ?? false;
+    if (!this.attempt) return signingIn;
+    this.attempt.cancelled = true;
+    void this.attempt.client.close().catch(() => {});
+    return true;
+  }
+
+  /** The client of the connection tells that it ended. */
+  ended(client: McpClient): void {
+    if (client !== this.client) return;
+    this.client = undefined;
+    this.tools = [];
+    this.state = 'failed';
+    this.error = 'The connection ended';
+    this.hooks.changed(this);
+  }
+
+  /** The new tool list of the connected client. */
+  toolsChanged(client: McpClient, tools: Tool[]): void {
+    if (client !== this.client) return;
+    this.tools = tools;
+    this.hooks.changed(this);
+  }
+
+  /** Closes the connection or the attempt. */
+  async close(): Promise<void> {
+    this.cancel();
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => {});
+  }
+
+  /** What the page is told of it. */
+  summary() {
+    return {
+      id: this.id,
+      target: this.target,
+      state: this.state,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      ...(this.signInUrl !== undefined ? { signInUrl: this.signInUrl } : {}),
+      serverInfo: this.client?.serverInfo,
+      protocolVersion: this.client?.protocolVersion,
+      trustAnnotations: this.trustAnnotations,
+      tools: this.tools,
+    };
+  }
+}

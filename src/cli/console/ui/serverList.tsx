@@ -1,0 +1,100 @@
+/**
+ * @module The servers on the page, each with where it stands: connecting; waiting for the person
+ * to sign in (a protected server: a link to its authorization server, opened in a new tab, and a
+ * cancel button); failed, with the reason and a retry button; or connected, with the trust
+ * toggle and its tools (a name also exposed by another server is marked).
+ */
+import { post } from './api.js';
+import type { Server } from './types.js';
+import { visible } from './visibleText.js';
+
+/** An authorization URL the page links to: https, or http on this machine (development). */
+function signInTarget(href: string): URL | undefined {
+  try {
+    const url = new URL(href);
+    const loopback = /^(127\.0\.0\.1|localhost|\[::1\])$/.test(url.hostname);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function SignIn({ server, href }: { server: Server; href: string }) {
+  const url = signInTarget(href);
+  return (
+    <div class="sign-in" role="status">
+      <div>This server asks you to sign in.</div>
+      {url ? (
+        <a class="button primary" href={url.href} target="_blank" rel="noopener noreferrer">
+          Sign in at {visible(url.host)}
+        </a>
+      ) : (
+        <div class="badge error">the authorization URL is not https: not linked</div>
+      )}{' '}
+      <button onClick={() => void post(`/api/servers/${server.id}/cancel`, {})}>Cancel</button>
+    </div>
+  );
+}
+
+function Status({ server }: { server: Server }) {
+  if (server.signInUrl !== undefined) return <SignIn server={server} href={server.signInUrl} />;
+  if (server.state === 'connecting') return <div class="badge running">connecting…</div>;
+  if (server.state === 'failed')
+    return (
+      <div class="failed" role="status">
+        <div class="badge error">not connected</div>{' '}
+        <span class="note">{visible(server.error ?? '')}</span>{' '}
+        <button onClick={() => void post(`/api/servers/${server.id}/connect`, {})}>Retry</button>
+      </div>
+    );
+  return null;
+}
+
+/** The navigation: servers, their state and tools. */
+export function ServerList(props: {
+  servers: Server[];
+  selected: { server: string; tool: string } | undefined;
+  onSelect: (choice: { server: string; tool: string }) => void;
+  onTrust: (server: string, trust: boolean) => void;
+}) {
+  const { servers, selected } = props;
+  const names = new Map<string, number>();
+  for (const s of servers) for (const t of s.tools) names.set(t.name, (names.get(t.name) ?? 0) + 1);
+  return (
+    <nav class="tools" aria-label="tools">
+      <h1>toolwire console</h1>
+      {servers.map((s) => (
+        <div key={s.id} class="server" aria-label={`server ${s.target}`}>
+          <h2>{visible(s.serverInfo?.name ?? s.target)}</h2>
+          <div class="note">{visible(s.target)}</div>
+          <Status server={s} />
+          {s.state === 'connected' ? (
+            <label class="trust">
+              <input
+                type="checkbox"
+                checked={s.trustAnnotations}
+                onChange={(e) => props.onTrust(s.id, (e.target as HTMLInputElement).checked)}
+              />
+              trust its annotations (read-only tools run without asking)
+            </label>
+          ) : null}
+          <ul>
+            {s.tools.map((t) => (
+              <li key={t.name}>
+                <button
+                  class={selected?.server === s.id && selected.tool === t.name ? 'selected' : ''}
+                  onClick={() => props.onSelect({ server: s.id, tool: t.name })}
+                >
+                  {visible(t.name)}
+                </button>
+                {(names.get(t.name) ?? 0) > 1 ? (
+                  <span class="badge warn">also on another server</span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+/** @module The shapes the page receives from the console's API (looser than the library's). */
+import type { Schema } from './schemaForm.js';
+
+export type Json = Record<string, unknown>;
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Schema;
+  outputSchema?: Schema;
+  annotations?: Json;
+  icons?: Array<{ src: string }>;
+  execution?: { taskSupport?: string };
+}
+export interface Server {
+  id: string;
+  target: string;
+  state: 'connecting' | 'connected' | 'failed';
+  error?: string;
+  /** The authorization URL waiting for the person to sign in. */
+  signInUrl?: string;
+  serverInfo?: { name: string; version: string };
+  trustAnnotations: boolean;
+  tools: Tool[];
+}
+export interface Confirmation {
+  id: string;
+  server: string;
+  request: { tool: Tool; arguments: Json; reason: string; previous?: Tool };
+}
+export interface Input {
+  id: string;
+  server: string;
+  kind: 'elicitation' | 'sampling';
+  params: Json;
+}
+export interface Call {
+  call: string;
+  server: string;
+  tool: string;
+  arguments: unknown;
+  progress?: { progress: number; total?: number; message?: string };
+  task?: { taskId: string; status: string; statusMessage?: string };
+  result?: Json;
+  error?: string;
+  /** The log messages its server sent while it ran. */
+  logs?: string[];
+}
+export type Event = Json & { type: string; at: string };
