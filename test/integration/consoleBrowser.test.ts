@@ -129,6 +129,14 @@ describe('toolwire console in Chromium', () => {
       await page.getByRole('button', { name: 'Allow once' }).click();
       const audio = page.locator('.result audio');
       await audio.waitFor();
+      // Structured content, checked against the tool's output schema.
+      await page.getByRole('button', { name: 'add', exact: true }).click();
+      await page.fill('#field-a', '2');
+      await page.fill('#field-b', '3');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await page.getByText('structured content valid against the output schema').waitFor();
+      expect(await page.locator('.call pre.json').first().textContent()).toContain('"sum": 5');
       // The log messages the server sends while a call runs are shown with the call.
       await page.getByRole('button', { name: 'log', exact: true }).click();
       await page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -166,6 +174,35 @@ describe('toolwire console in Chromium', () => {
     await page.getByText('deleted 42').waitFor();
     await page.getByText('call-decided delete_note allow-once').waitFor();
     await page.screenshot({ path: `${SHOTS}/result.png`, fullPage: true });
+    await page.close();
+  }, 60_000);
+
+  it('fills a form with variants: a oneOf of objects, and a string or null', async () => {
+    const page = await open(url);
+    await page.getByRole('button', { name: 'schedule_note' }).click();
+    await page.fill('#field-id', '7');
+    await page.selectOption('#field-when-kind', { label: 'After a delay' });
+    const minutes = page.locator('[id="field-when.minutes"]');
+    await minutes.fill('0');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'At least 1' }).waitFor();
+    await minutes.fill('5');
+    // Fixed: its problem goes at once.
+    await page.getByRole('alert').filter({ hasText: 'At least 1' }).waitFor({ state: 'detached' });
+    await page.selectOption('#field-label-kind', { label: 'null' });
+    await page.screenshot({ path: `${SHOTS}/variants.png` });
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await page.getByText('scheduled {"id":"7","when":{"minutes":5},"label":null}').waitFor();
+    // A date-time is sent as RFC 3339 (the picker shows local time).
+    await page.selectOption('#field-when-kind', { label: 'At a time' });
+    await page.fill('[id="field-when.at"]', '2026-11-24T09:30');
+    await page.selectOption('#field-label-kind', { label: 'string' });
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await page
+      .getByText(/scheduled \{"id":"7","when":\{"at":"2026-11-2\dT\d\d:30:00\.000Z"\}\}/)
+      .waitFor();
     await page.close();
   }, 60_000);
 

@@ -2,7 +2,8 @@
  * Issue 13: the console's HTTP side, before its page: the one-time token exchanged for an
  * HttpOnly cookie; requests without it, with a wrong one, for another Host or from another Origin
  * refused; the security headers; the state (servers and tools); a call that waits for the
- * person's confirmation, heard on the event stream, then runs; a denial; malformed requests.
+ * person's confirmation, heard on the event stream, then runs; a denial; malformed requests; a
+ * server that cannot be reached, retried; the output schema check of each result.
  * It also found a defect of serveHttp: a response closing after Node detached its socket (the
  * 413 answered before a large body was read) left a null socket in the listener's table, and
  * close() threw from its idle sweep; this file failed with that error before the fix.
@@ -14,6 +15,7 @@ import { StdioClientTransport } from '../../src/stdio.js';
 import { ConsoleGuard } from '../../src/cli/console/consoleGuard.js';
 import { consoleHandler } from '../../src/cli/console/consoleHandler.js';
 import { ConsoleSession } from '../../src/cli/console/consoleSession.js';
+import { fakeServer } from '../support/fakeServer.js';
 import { ROOT } from '../support/paths.js';
 
 const TOKEN = 'a'.repeat(43);
@@ -152,6 +154,7 @@ describe('the console over HTTP', () => {
       'delete_note',
       'read_note',
       'rename_note',
+      'schedule_note',
       'summarize_note',
     ]);
   });
@@ -240,5 +243,36 @@ describe('the console over HTTP', () => {
     ).toEqual(['connecting', 'connected']);
     expect((await post(`/api/servers/${link.id}/connect`, {})).status).toBe(409);
     expect((await post('/api/servers/s99/connect', {})).status).toBe(404);
+  });
+
+  it('says whether a result passed the output schema check, or was refused for breaking it', async () => {
+    const fake = fakeServer([
+      {
+        name: 'weather',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { temp: { type: 'number' } } },
+        annotations: { readOnlyHint: true },
+      },
+    ]);
+    const link = await session.add('weather', { transport: () => fake.clientTransport });
+    link.trustAnnotations = true; // read-only: no confirmation
+    const ended = async () => {
+      const seen = await eventsUntil(
+        (e) => e['type'] === 'call-ended',
+        () => post(`/api/servers/${link.id}/calls`, { tool: 'weather' }),
+      );
+      return seen.at(-1);
+    };
+    fake.callResult = { content: [], structuredContent: { temp: 3 } };
+    expect(await ended()).toMatchObject({
+      output: 'valid',
+      result: { structuredContent: { temp: 3 } },
+    });
+    fake.callResult = { content: [], structuredContent: { temp: 'hot' } };
+    const refused = await ended();
+    expect(refused).toMatchObject({ output: 'invalid', error: expect.stringContaining('/temp') });
+    expect(refused).not.toHaveProperty('result');
+    fake.callResult = { content: [{ type: 'text', text: 'no station' }], isError: true };
+    expect(await ended()).not.toHaveProperty('output');
   });
 });

@@ -11,6 +11,7 @@ import { appendFileSync } from 'node:fs';
 import type { ApprovalDecision, ApprovalRequest, ApprovalStore, AuditEvent } from '../../client.js';
 import { McpClient } from '../../client.js';
 import {
+  LocalError,
   RpcError,
   type CallToolResult,
   type ElicitResult,
@@ -31,7 +32,17 @@ export type ConsoleEvent =
   | { type: 'call-started'; call: string; server: string; tool: string; arguments: unknown }
   | { type: 'progress'; call: string; progress: number; total?: number; message?: string }
   | { type: 'task'; call: string; taskId: string; status: string; statusMessage?: string }
-  | { type: 'call-ended'; call: string; result?: CallToolResult; error?: string };
+  | {
+      type: 'call-ended';
+      call: string;
+      result?: CallToolResult;
+      error?: string;
+      /**
+       * The structured content checked against the tool's output schema: `valid`, or `invalid`
+       * (the result was refused: `error` says why). Absent when there was nothing to check.
+       */
+      output?: 'valid' | 'invalid';
+    };
 
 const HISTORY = 1000;
 
@@ -178,7 +189,8 @@ export class ConsoleSession {
   ): string {
     const { tool, arguments: args } = request;
     const options = { task: request.task === true };
-    const client = this.servers.get(serverId)?.client;
+    const link = this.servers.get(serverId);
+    const client = link?.client;
     if (!client) throw new RangeError(`Not connected to ${serverId}`);
     const call = `c${this.nextId++}`;
     const controller = new AbortController();
@@ -208,12 +220,22 @@ export class ConsoleSession {
           }),
       })
       .then(
-        (result) => this.emit({ type: 'call-ended', call, result }),
+        (result) => {
+          // The client checks every successful result of a tool with an output schema.
+          const checked =
+            result.isError !== true &&
+            (client.cachedTools ?? link.tools).find((t) => t.name === tool)?.outputSchema !==
+              undefined;
+          this.emit({ type: 'call-ended', call, result, ...(checked ? { output: 'valid' } : {}) });
+        },
         (error: unknown) =>
           this.emit({
             type: 'call-ended',
             call,
             error: error instanceof Error ? error.message : String(error),
+            ...(error instanceof LocalError && error.code === 'invalid-output'
+              ? { output: 'invalid' }
+              : {}),
           }),
       )
       .finally(() => this.running.delete(call));

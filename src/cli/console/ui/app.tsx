@@ -267,7 +267,15 @@ function CallView({ call }: { call: Call }) {
           Run again
         </button>
       ) : null}
+      {call.output === 'invalid' ? (
+        <div class="badge error">
+          the result breaks the tool&apos;s output schema: refused, not shown
+        </div>
+      ) : null}
       {call.result ? <ResultView result={call.result} /> : null}
+      {call.output === 'valid' ? (
+        <div class="badge ok">structured content valid against the output schema</div>
+      ) : null}
       {call.error !== undefined ? <div class="badge error">{visible(call.error)}</div> : null}
     </div>
   );
@@ -404,6 +412,7 @@ function App() {
                   ...c,
                   ...(e['result'] ? { result: e['result'] as Json } : {}),
                   ...(e['error'] !== undefined ? { error: String(e['error']) } : {}),
+                  ...(e['output'] !== undefined ? { output: e['output'] as Call['output'] } : {}),
                 }
               : c,
           ),

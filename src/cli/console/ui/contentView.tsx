@@ -72,7 +72,7 @@ export function ResultView({ result }: { result: Block }) {
       ))}
       {result['structuredContent'] !== undefined ? (
         <div>
-          <div class="note">structured content (checked against the output schema)</div>
+          <div class="note">structured content</div>
           <pre class="json">{visible(JSON.stringify(result['structuredContent'], null, 2))}</pre>
         </div>
       ) : null}

@@ -2,10 +2,11 @@
  * @module A form generated from a tool's input schema: strings (with `date`, `date-time`,
  * `email` and `uri` formats and length bounds), numbers and integers within their bounds,
  * booleans, enums and titled enums (`oneOf`/`anyOf` of `const`), arrays (of choices, or one item
- * per line), nested objects, defaults and required fields, with the problems of each field shown
- * beside it. Everything is rendered as text: nothing in a schema becomes markup.
+ * per line), nested objects, `oneOf`/`anyOf` of other schemas (a choice of variant, then that
+ * variant's field), defaults and required fields, with the problems of each field shown beside
+ * it. Everything is rendered as text: nothing in a schema becomes markup.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { visible } from './visibleText.js';
 
 export type Schema = Record<string, unknown>;
@@ -24,6 +25,57 @@ export function choicesOf(schema: Schema): Array<{ value: unknown; label: string
       label: str(o['title']) ?? String(o['const']),
     }));
   return undefined;
+}
+
+/** The variants of a field: `oneOf`/`anyOf` of schemas that are not all `const` choices. */
+export function variantsOf(schema: Schema): Schema[] | undefined {
+  const options = schema['oneOf'] ?? schema['anyOf'];
+  if (!Array.isArray(options) || options.length === 0 || choicesOf(schema)) return undefined;
+  return options.map((o) => (o && typeof o === 'object' ? (o as Schema) : {}));
+}
+
+/** How a variant is named in the choice: its title, else what it is. */
+export function variantLabel(variant: Schema, index: number): string {
+  const title = str(variant['title']);
+  if (title) return title;
+  const type = str(variant['type']);
+  if (type === 'object') {
+    const names = Object.keys((variant['properties'] ?? {}) as Schema);
+    return names.length > 0 ? `object with ${names.join(', ')}` : 'object';
+  }
+  return type ?? `option ${index + 1}`;
+}
+
+/** Whether `value` has the shape of `variant` (its type, and its required properties). */
+function fits(variant: Schema, value: Value): boolean {
+  const type = variant['type'];
+  if (value === null) return type === 'null';
+  if (Array.isArray(value)) return type === 'array';
+  if (typeof value === 'object')
+    return (
+      type === 'object' &&
+      ((variant['required'] as string[] | undefined) ?? []).every((k) => k in (value as object))
+    );
+  if (typeof value === 'number') return type === 'number' || type === 'integer';
+  return typeof value === type;
+}
+
+/** The variant a value was made with: the one chosen on the form, else the first it fits. */
+export function variantIndex(variants: Schema[], value: Value, chosen: number | undefined): number {
+  if (chosen !== undefined && chosen < variants.length) return chosen;
+  const fitting = value === undefined ? -1 : variants.findIndex((v) => fits(v, value));
+  return fitting < 0 ? 0 : fitting;
+}
+
+/** An RFC 3339 date-time as a date-time picker shows it: local time, to the minute. */
+export function localDateTime(value: string): string {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}` +
+    `T${two(at.getHours())}:${two(at.getMinutes())}`
+  );
 }
 
 /** The problems of a value against its field's schema ('' when none). */
@@ -52,6 +104,7 @@ export function problemOf(schema: Schema, value: Value, required: boolean): stri
 /** The initial value of a field: its default, or empty. */
 export function initialValue(schema: Schema): Value {
   if ('default' in schema) return schema['default'];
+  if (schema['type'] === 'null') return null;
   if (schema['type'] === 'object') {
     const out: Record<string, Value> = {};
     for (const [k, s] of Object.entries((schema['properties'] ?? {}) as Record<string, Schema>)) {
@@ -63,21 +116,31 @@ export function initialValue(schema: Schema): Value {
   return undefined;
 }
 
+/** The variant chosen on the form for each field path that has variants. */
+export type ChosenVariants = Readonly<Record<string, number>>;
+
 /** Every problem of an object value, by field path ('a.b'). */
 export function problemsOf(
   schema: Schema,
   value: Record<string, Value>,
-  prefix = '',
+  at: { prefix?: string; chosen?: ChosenVariants } = {},
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   const required = new Set((schema['required'] as string[] | undefined) ?? []);
-  for (const [name, field] of Object.entries(
+  for (const [name, declared] of Object.entries(
     (schema['properties'] ?? {}) as Record<string, Schema>,
   )) {
-    const path = prefix + name;
+    const path = (at.prefix ?? '') + name;
     const v = value[name];
+    const variants = variantsOf(declared);
+    const field = variants
+      ? (variants[variantIndex(variants, v, at.chosen?.[path])] ?? {})
+      : declared;
     if (field['type'] === 'object' && v && typeof v === 'object')
-      Object.assign(problems, problemsOf(field, v as Record<string, Value>, `${path}.`));
+      Object.assign(
+        problems,
+        problemsOf(field, v as Record<string, Value>, { prefix: `${path}.`, chosen: at.chosen }),
+      );
     else {
       const problem = problemOf(field, v, required.has(name));
       if (problem) problems[path] = problem;
@@ -94,17 +157,54 @@ interface FieldProps {
   required: boolean;
   problems: Record<string, string>;
   onChange: (value: Value) => void;
+  /** The variants chosen so far, and how to choose one. */
+  variants: { chosen: ChosenVariants; choose: (path: string, index: number) => void };
+  /** Only the input: the field around it (a variant's) shows the label and the problem. */
+  bare?: boolean;
 }
 
-function Field({ name, path, schema, value, required, problems, onChange }: FieldProps) {
+/** A field with variants: the choice of variant, then that variant's own field. */
+function VariantField(props: FieldProps & { options: Schema[] }) {
+  const { path, options, value } = props;
+  const index = variantIndex(options, value, props.variants.chosen[path]);
+  const variant = options[index] ?? {};
+  return (
+    <div class="variants">
+      <select
+        id={`field-${path}-kind`}
+        value={index}
+        onChange={(e) => {
+          const next = Number((e.target as HTMLSelectElement).value);
+          props.variants.choose(path, next);
+          props.onChange(initialValue(options[next] ?? {}));
+        }}
+      >
+        {options.map((o, i) => (
+          <option key={i} value={i}>
+            {visible(variantLabel(o, i))}
+          </option>
+        ))}
+      </select>
+      {variant['type'] === 'null' ? null : (
+        <Field {...props} schema={variant} required={false} bare />
+      )}
+    </div>
+  );
+}
+
+function Field(props: FieldProps) {
+  const { name, path, schema, value, required, problems, onChange } = props;
   const label = visible(str(schema['title']) ?? name);
   const description = str(schema['description']);
   const id = `field-${path}`;
   const type = schema['type'];
   const choices = choicesOf(schema);
+  const variants = variantsOf(schema);
   const items = (schema['items'] ?? {}) as Schema;
   let input;
-  if (type === 'object') {
+  if (variants) {
+    input = <VariantField {...props} options={variants} />;
+  } else if (type === 'object') {
     const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
     const inner = (value && typeof value === 'object' ? value : {}) as Record<string, Value>;
     const req = new Set((schema['required'] as string[] | undefined) ?? []);
@@ -119,6 +219,7 @@ function Field({ name, path, schema, value, required, problems, onChange }: Fiel
             value={inner[k]}
             required={req.has(k)}
             problems={problems}
+            variants={props.variants}
             onChange={(v) => onChange({ ...inner, [k]: v })}
           />
         ))}
@@ -211,19 +312,25 @@ function Field({ name, path, schema, value, required, problems, onChange }: Fiel
             : format === 'uri'
               ? 'url'
               : 'text';
+    // A date-time picker gives local time without a zone: the value sent is RFC 3339, in UTC.
+    const dateTime = inputType === 'datetime-local';
     input = (
       <input
         id={id}
         type={inputType}
-        value={typeof value === 'string' ? value : ''}
-        onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+        value={typeof value === 'string' ? (dateTime ? localDateTime(value) : value) : ''}
+        onInput={(e) => {
+          const raw = (e.target as HTMLInputElement).value;
+          onChange(dateTime && raw !== '' ? new Date(raw).toISOString() : raw);
+        }}
       />
     );
   }
+  if (props.bare) return input;
   const problem = problems[path];
   return (
     <div class={`field${problem ? ' invalid' : ''}`}>
-      <label for={id}>
+      <label for={variants ? `${id}-kind` : id}>
         {label}
         {required ? (
           <span class="required" title="required">
@@ -256,10 +363,21 @@ export function SchemaForm(props: {
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [raw, setRaw] = useState<string | undefined>(undefined);
   const [rawProblem, setRawProblem] = useState('');
+  const [chosen, setChosen] = useState<ChosenVariants>({});
+  const variants = {
+    chosen,
+    choose: (path: string, index: number) => setChosen({ ...chosen, [path]: index }),
+  };
+  // Once a call was tried, the problems follow each change (a fixed field clears its own).
+  const [tried, setTried] = useState(false);
+  useEffect(() => {
+    if (tried && raw === undefined) setProblems(problemsOf(props.schema, value, { chosen }));
+  }, [value, chosen]);
   const properties = (props.schema['properties'] ?? {}) as Record<string, Schema>;
   const required = new Set((props.schema['required'] as string[] | undefined) ?? []);
   const submit = (e: Event) => {
     e.preventDefault();
+    setTried(true);
     let args = value;
     if (raw !== undefined) {
       try {
@@ -272,7 +390,8 @@ export function SchemaForm(props: {
         return;
       }
     }
-    const found = problemsOf(props.schema, args);
+    // Typed as JSON, the arguments say their variants themselves.
+    const found = problemsOf(props.schema, args, raw === undefined ? { chosen } : {});
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const clean = Object.fromEntries(
@@ -281,7 +400,8 @@ export function SchemaForm(props: {
     props.onSubmit(clean);
   };
   return (
-    <form class="call-form" onSubmit={submit}>
+    // The problems are shown beside each field, not in the browser's own bubbles.
+    <form class="call-form" noValidate onSubmit={submit}>
       {raw === undefined ? (
         Object.entries(properties).map(([name, schema]) => (
           <Field
@@ -292,6 +412,7 @@ export function SchemaForm(props: {
             value={value[name]}
             required={required.has(name)}
             problems={problems}
+            variants={variants}
             onChange={(v) => setValue({ ...value, [name]: v })}
           />
         ))

@@ -43,6 +43,8 @@ export interface Call {
   task?: { taskId: string; status: string; statusMessage?: string };
   result?: Json;
   error?: string;
+  /** The output schema check: passed, or the result was refused for breaking it. */
+  output?: 'valid' | 'invalid';
   /** The log messages its server sent while it ran. */
   logs?: string[];
 }
