@@ -16,6 +16,7 @@ import { confirmationPolicy } from './callConfirmation.js';
 import { byCloseness } from './closest.js';
 import { readConfig } from './config.js';
 import { terminalElicitation } from './terminalElicitation.js';
+import { commandSampling } from './samplingCommand.js';
 import { terminalSampling } from './terminalSampling.js';
 import { CliFailure, describeFailure, EXIT, type FailureContext } from './failure.js';
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
@@ -82,7 +83,8 @@ async function withSession<T>(
   work: (session: Session, interrupt: Interrupt) => Promise<T>,
 ): Promise<T> {
   const server = serverKeyOf(command.target);
-  const auditPath = command.audit ?? readConfig().audit;
+  const config = readConfig();
+  const auditPath = command.audit ?? config.audit;
   const audit = auditPath === undefined ? undefined : openAuditLog(auditPath, server);
   const interrupt = interruptOnSigint(io.signals);
   const auth = command.target.kind === 'url' ? storedAuthorization(command.target) : undefined;
@@ -104,25 +106,25 @@ async function withSession<T>(
   const input = io.stdin ?? process.stdin;
   // On a terminal, `call` answers the server's elicitations by asking; off one it declares none.
   const onTerminal = command.kind === 'call' && input.isTTY === true && io.stderr.isTTY === true;
+  const prompt = { input, output: io.stderr, signal: interrupt.signal };
+  // Sampling: the configured model command, with the person asked on a terminal (or allowing
+  // it all with --yes); without one, shown and refused on a terminal; off one, not declared.
+  const sampling =
+    command.kind === 'call' && config.sampling && (onTerminal || command.yes)
+      ? commandSampling(config.sampling, command.yes ? undefined : prompt)
+      : onTerminal
+        ? terminalSampling(io.stderr)
+        : undefined;
   const client = new McpClient(
     { name: 'toolwire-cli', version: packageVersion() },
     {
       ...(approval ? { approval } : {}),
       ...(audit ? { audit: audit.sink } : {}),
-      ...(onTerminal
-        ? {
-            handlers: {
-              elicitation: terminalElicitation({
-                input,
-                output: io.stderr,
-                signal: interrupt.signal,
-              }),
-              // Shown, then refused: the CLI has no model.
-              sampling: terminalSampling(io.stderr),
-            },
-            elicitationModes: ['form', 'url'] as const,
-          }
-        : {}),
+      handlers: {
+        ...(onTerminal ? { elicitation: terminalElicitation(prompt) } : {}),
+        ...(sampling ? { sampling } : {}),
+      },
+      ...(onTerminal ? { elicitationModes: ['form', 'url'] as const } : {}),
     },
   );
   try {

@@ -1,17 +1,48 @@
 /**
  * @module The CLI's own settings file, `config.json` beside the credentials file
- * (`$XDG_CONFIG_HOME/toolwire/`): defaults the command line can override. Today one setting,
- * `audit`, the file `list` and `call` append their audit trail to when `--audit` is not given.
+ * (`$XDG_CONFIG_HOME/toolwire/`): defaults the command line can override: `audit`, the file
+ * `list`, `call` and `console` append their audit trail to when `--audit` is not given, and
+ * `sampling`, the model command that answers a server's sampling requests during `call`.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultCredentialsPath } from '../node.js';
 import { UsageError } from './argValues.js';
 
+/** A model command: run without a shell, the request on stdin, the reply on stdout. */
+export interface SamplingConfig {
+  command: string;
+  args: string[];
+  /** How long it may run, in milliseconds (default two minutes). */
+  timeoutMs?: number;
+}
+
 /** The settings. */
 export interface CliConfig {
   /** Default of `--audit`. */
   audit?: string;
+  /** The model command of sampling requests; none: they are shown and refused. */
+  sampling?: SamplingConfig;
+}
+
+/** The `sampling` setting, checked. */
+function samplingOf(value: unknown, path: string): SamplingConfig | undefined {
+  if (value === undefined) return undefined;
+  const { command, args, timeoutMs } = (value ?? {}) as Record<string, unknown>;
+  if (typeof value !== 'object' || value === null || typeof command !== 'string' || command === '')
+    throw new UsageError(`${path}: "sampling" must be {"command": "...", "args": [...]}`);
+  if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === 'string')))
+    throw new UsageError(`${path}: "sampling.args" must be a list of strings`);
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0)
+  )
+    throw new UsageError(`${path}: "sampling.timeoutMs" must be a positive whole number`);
+  return {
+    command,
+    args: args ?? [],
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
 }
 
 /** Where the settings are read from. */
@@ -38,8 +69,13 @@ export function readConfig(path = configPath()): CliConfig {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new UsageError(`${path} must hold a JSON object`);
-  const audit = (parsed as Record<string, unknown>)['audit'];
+  const settings = parsed as Record<string, unknown>;
+  const audit = settings['audit'];
   if (audit !== undefined && (typeof audit !== 'string' || audit === ''))
     throw new UsageError(`${path}: "audit" must be a file name`);
-  return audit === undefined ? {} : { audit };
+  const sampling = samplingOf(settings['sampling'], path);
+  return {
+    ...(audit !== undefined ? { audit } : {}),
+    ...(sampling !== undefined ? { sampling } : {}),
+  };
 }

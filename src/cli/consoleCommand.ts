@@ -141,7 +141,11 @@ export async function consoleCommand(
   const page = assets();
   // "Always allow" is kept with the CLI's, per server as named: one decision serves both.
   const approvals = new ApprovalsFile();
-  const session = new ConsoleSession(command.audit ?? readConfig().audit);
+  const config = readConfig();
+  const session = new ConsoleSession({
+    auditFile: command.audit ?? config.audit,
+    model: config.sampling,
+  });
   const interrupt = interruptOnSigint(io.signals);
   try {
     const token = randomBytes(32).toString('base64url');

@@ -140,14 +140,16 @@ changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130. 
 by toolwire login for the URL are used as with list. Before calling a tool that its annotations
 do not mark read-only, call shows its definition and the arguments and asks: y (once), a (always,
 for this definition: kept in the approvals file; a changed definition is shown and asked about
-again) or n. Without a terminal such a call is refused (exit 2) unless --yes or --confirm never.`,
+again) or n. Without a terminal such a call is refused (exit 2) unless --yes or --confirm never.
+On a terminal a server's elicitation is asked field by field; its sampling request is shown and
+refused, or sent (when you allow it) to the model command config.json names ("sampling").`,
     options: [
       ['--arg <key=value>', "One argument, typed from the tool's input schema (repeatable)"],
       ['--json <object>', 'All arguments as a JSON object (--arg entries override it)'],
       ['--timeout <ms>', 'Give up after this long without progress (default 60000)'],
       ['--task', 'Run as a task when the tool allows it'],
       ['--confirm <mode>', 'Ask first: always, unless-read-only (default) or never'],
-      ['-y, --yes', 'Allow the call without asking'],
+      ['-y, --yes', 'Allow the call (and a model command sampling) without asking'],
       ...CLIENT_OPTIONS,
     ],
   },

@@ -3,10 +3,11 @@
  * (a pseudo-terminal from util-linux `script`), and refuses without one unless told; "always
  * allow" is kept per server and definition in the approvals file; a changed definition is shown
  * as a diff and asked about again; `approvals list|revoke`; `--audit` writes one JSON line per
- * event.
+ * event; a server's sampling request refused, or answered by the model command config.json names
+ * with the person asked twice (send the request? return the reply?).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,5 +219,51 @@ describe('toolwire call asks before a tool that is not read-only', () => {
     // The server passed the refusal on as the call's JSON-RPC error: a protocol failure, exit 3.
     expect(shown.screen).toContain('Error -1: User rejected sampling request');
     expect(shown.code).toBe(3);
+  });
+
+  describe('with a model command in config.json', () => {
+    // A "model" that reads the request on stdin and summarises its first message.
+    const model =
+      'let s = "";process.stdin.on("data", (c) => (s += c)).on("end", () => {' +
+      'const p = JSON.parse(s); process.stdout.write("Summary of: " + p.messages[0].content.text);});';
+    const config = () => join(home, 'toolwire', 'config.json');
+    beforeAll(() => {
+      mkdirSync(join(home, 'toolwire'), { recursive: true });
+      writeFileSync(
+        config(),
+        JSON.stringify({ sampling: { command: process.execPath, args: ['-e', model] } }),
+      );
+    });
+    afterAll(() => rmSync(config()));
+
+    it('asks before sending the request to it, and before returning its reply', async () => {
+      const answered = await runOnTerminal(
+        ['call', 'summarize_note', ...server()],
+        [
+          ['Send it to', 'y'],
+          ['Return this reply to the server?', 'y'],
+        ],
+      );
+      expect(answered.screen).toContain('user: Summarize: buy milk');
+      expect(answered.screen).toContain('The model replied: Summary of: Summarize: buy milk');
+      expect(answered.screen).toContain('"text":"Summary of: Summarize: buy milk"');
+      expect(answered.code).toBe(0);
+      const refused = await runOnTerminal(
+        ['call', 'summarize_note', ...server()],
+        [['Send it to', 'n']],
+      );
+      expect(refused.screen).not.toContain('The model replied');
+      expect(refused.screen).toContain('Error -1: User rejected sampling request');
+      expect(refused.code).toBe(3);
+    });
+
+    it('answers without asking off a terminal with --yes, and is not offered without it', async () => {
+      const allowed = await run(['call', 'summarize_note', '--yes', ...server()]);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toContain('Summary of: Summarize: buy milk');
+      const undeclared = await run(['call', 'summarize_note', ...server()]);
+      expect(undeclared.code).not.toBe(0);
+      expect(undeclared.stderr).toMatch(/sampling/i);
+    });
   });
 });

@@ -6,7 +6,7 @@
  * tags, event handlers, a javascript: link, a hidden character and text addressed to the model:
  * all shown as text, nothing run. Screenshots of the main views go to test-output/console/.
  */
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -279,6 +279,42 @@ describe('toolwire console in Chromium', () => {
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByText('User rejected sampling request').first().waitFor();
     await page.close();
+  }, 60_000);
+
+  it('drafts a sampling reply with the model command of config.json, for the person to send', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'toolwire-console-model-'));
+    mkdirSync(join(home, 'toolwire'));
+    const model =
+      'let s = "";process.stdin.on("data", (c) => (s += c)).on("end", () => {' +
+      'const p = JSON.parse(s); process.stdout.write("Draft: " + p.messages[0].content.text);});';
+    writeFileSync(
+      join(home, 'toolwire', 'config.json'),
+      JSON.stringify({ sampling: { command: process.execPath, args: ['-e', model] } }),
+    );
+    const drafting = await startConsole(
+      ['--', process.execPath, `${ROOT}build/test/fixtures/notesServer.js`],
+      { XDG_CONFIG_HOME: home },
+    );
+    try {
+      const page = await open(drafting.url);
+      await page.getByRole('button', { name: 'summarize_note' }).click();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await page.getByRole('button', { name: 'Ask the model command for a draft' }).click();
+      const reply = page.locator('#sampling-reply');
+      await expect.poll(() => reply.inputValue()).toBe('Draft: Summarize: buy milk');
+      await page.screenshot({ path: `${SHOTS}/sampling-draft.png` });
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      // Sent as the model's own words: the server hears which model wrote them.
+      await page.getByText('"text":"Draft: Summarize: buy milk"', { exact: false }).waitFor();
+      expect(await page.locator('.call pre.text').first().textContent()).toContain(
+        `"model":"${process.execPath} -e`,
+      );
+      await page.close();
+    } finally {
+      drafting.child.kill('SIGINT');
+      rmSync(home, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('flags a definition that changed after it was allowed always (a rug pull)', async () => {

@@ -132,6 +132,7 @@ export function consoleHandler(
     if (method === 'GET' && pathname === '/api/state')
       return json(200, {
         servers: [...session.servers.values()].map((s) => s.summary()),
+        model: session.modelName,
         waiting: session.waiting(),
         inputs: session.waitingInputs(),
         history: session.history,
@@ -181,6 +182,19 @@ export function consoleHandler(
     m = /^\/api\/calls\/([\w-]+)\/cancel$/.exec(pathname);
     if (m)
       return session.cancel(m[1]!) ? json(200, {}) : json(404, { error: 'No such running call' });
+    // A draft reply to a sampling request from the configured model command.
+    m = /^\/api\/inputs\/([\w-]+)\/draft$/.exec(pathname);
+    if (m) {
+      if (!session.model) return json(409, { error: 'No model command is configured' });
+      try {
+        const text = await session.draftReply(m[1]!);
+        return text === undefined
+          ? json(404, { error: 'No such sampling request is waiting' })
+          : json(200, { text });
+      } catch (error) {
+        return json(502, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
     m = /^\/api\/inputs\/([\w-]+)$/.exec(pathname);
     if (m) {
       const answered = session.answerInput(m[1]!, body);

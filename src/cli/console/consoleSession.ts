@@ -17,6 +17,8 @@ import {
   type ElicitResult,
   type LoggingMessageParams,
 } from '../../index.js';
+import type { SamplingConfig } from '../config.js';
+import { replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
 import { ServerLink, type ServerConnector } from './serverLink.js';
 
@@ -75,12 +77,53 @@ export class ConsoleSession {
   private readonly running = new Map<string, AbortController>();
   private readonly inputs = new Map<
     string,
-    { server: string; kind: InputKind; params: unknown; resolve: (answer: unknown) => void }
+    {
+      server: string;
+      kind: InputKind;
+      params: unknown;
+      resolve: (answer: unknown) => void;
+      /** What runs for it (a model command's draft): stopped once it is answered. */
+      stops: Set<() => void>;
+    }
   >();
   private nextId = 1;
 
-  /** `auditFile`: the JSON lines file the history is appended to. */
-  constructor(private readonly auditFile?: string) {}
+  private readonly auditFile: string | undefined;
+  /** The model command that can draft a reply to a sampling request (config.json). */
+  readonly model: SamplingConfig | undefined;
+
+  /**
+   * `auditFile`: the JSON lines file the history is appended to; `model`: the model command the
+   * person may ask for a draft reply to a sampling request.
+   */
+  constructor(
+    options: { auditFile?: string | undefined; model?: SamplingConfig | undefined } = {},
+  ) {
+    this.auditFile = options.auditFile;
+    this.model = options.model;
+  }
+
+  /** The model command as the page names it. */
+  get modelName(): string | undefined {
+    return this.model ? [this.model.command, ...this.model.args].join(' ') : undefined;
+  }
+
+  /**
+   * Asks the model command for a draft reply to a waiting sampling request: its text, for the
+   * person to read, change and send (or not). Stopped when the request is answered meanwhile.
+   */
+  async draftReply(id: string): Promise<string | undefined> {
+    const input = this.inputs.get(id);
+    if (!input || input.kind !== 'sampling' || !this.model || !this.modelName) return undefined;
+    const stop = new AbortController();
+    input.stops.add(() => stop.abort());
+    const reply = replyOf(
+      await runModelCommand(this.model, JSON.stringify(input.params), stop.signal),
+      this.modelName,
+    );
+    const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
+    return blocks.map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`)).join('\n');
+  }
 
   /**
    * Adds a server and connects to it: resolves when that first attempt ends, connected or failed
@@ -120,13 +163,20 @@ export class ConsoleSession {
           elicitation: (params) =>
             this.askInput(id, 'elicitation', params) as Promise<ElicitResult>,
           sampling: async (params) => {
-            const answer = (await this.askInput(id, 'sampling', params)) as { text?: unknown };
+            const answer = (await this.askInput(id, 'sampling', params)) as {
+              text?: unknown;
+              fromModel?: unknown;
+            };
             if (typeof answer.text !== 'string')
               throw new RpcError(USER_REJECTED, 'User rejected sampling request');
             return {
               role: 'assistant',
               content: { type: 'text', text: answer.text },
-              model: 'a person, in toolwire console',
+              // The model's draft as it was, or the person's words.
+              model:
+                answer.fromModel === true && this.modelName
+                  ? this.modelName
+                  : 'a person, in toolwire console',
             };
           },
         },
@@ -164,6 +214,7 @@ export class ConsoleSession {
     if (!input) return false;
     if (input.kind === 'elicitation' && !isElicitResult(answer)) return 'invalid';
     this.inputs.delete(id);
+    for (const stop of input.stops) stop();
     this.emit({ type: 'answered', id });
     input.resolve(answer);
     return true;
@@ -172,7 +223,7 @@ export class ConsoleSession {
   private askInput(server: string, kind: InputKind, params: unknown): Promise<unknown> {
     const id = `i${this.nextId++}`;
     return new Promise((resolve) => {
-      this.inputs.set(id, { server, kind, params, resolve });
+      this.inputs.set(id, { server, kind, params, resolve, stops: new Set() });
       this.emit({ type: 'input', id, server, kind, params });
     });
   }

@@ -10,6 +10,7 @@ import { definitionDiff } from '../../definitionDiff.js';
 import { post } from './api.js';
 import { ResultView } from './contentView.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
+import { InputDialog } from './inputDialog.js';
 import { ServerList } from './serverList.js';
 import type { Call, Confirmation, Event, Input, Json, Server, Tool } from './types.js';
 import { instructionLike, visible } from './visibleText.js';
@@ -145,80 +146,6 @@ function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
   );
 }
 
-/** A server's question: an elicitation (a form, or a URL) or a sampling request. */
-function InputDialog({ input }: { input: Input }) {
-  const answer = (body: unknown) => void post(`/api/inputs/${input.id}`, body);
-  const [reply, setReply] = useState('');
-  const p = input.params;
-  if (input.kind === 'sampling') {
-    const messages = Array.isArray(p['messages']) ? (p['messages'] as Json[]) : [];
-    return (
-      <div class="dialog" role="dialog" aria-label="the server asks for a model's reply">
-        <h2>The server asks for a model&apos;s reply</h2>
-        {typeof p['systemPrompt'] === 'string' ? (
-          <pre class="text">system: {visible(p['systemPrompt'])}</pre>
-        ) : null}
-        {messages.map((m, i) => {
-          const content = (m['content'] ?? {}) as Json;
-          return (
-            <pre key={i} class="text">
-              {visible(String(m['role']))}:{' '}
-              {visible(
-                typeof content['text'] === 'string'
-                  ? content['text']
-                  : `[${String(content['type'])}]`,
-              )}
-            </pre>
-          );
-        })}
-        <label for="sampling-reply">Your reply (sent as the model&apos;s)</label>
-        <textarea
-          id="sampling-reply"
-          value={reply}
-          onInput={(e) => setReply((e.target as HTMLTextAreaElement).value)}
-        />
-        <div class="actions">
-          <button class="primary" onClick={() => answer({ text: reply })}>
-            Send reply
-          </button>
-          <button class="danger" onClick={() => answer({})}>
-            Reject
-          </button>
-        </div>
-      </div>
-    );
-  }
-  return (
-    <div class="dialog" role="dialog" aria-label="the server asks you">
-      <h2>The server asks</h2>
-      <p>{visible(String(p['message'] ?? ''))}</p>
-      {p['mode'] === 'url' ? (
-        <div>
-          <pre class="text">{visible(String(p['url'] ?? ''))}</pre>
-          <div class="note">Open it yourself if you trust it; it is not a link here.</div>
-          <div class="actions">
-            <button class="primary" onClick={() => answer({ action: 'accept' })}>
-              Done
-            </button>
-          </div>
-        </div>
-      ) : (
-        <SchemaForm
-          schema={(p['requestedSchema'] ?? {}) as Schema}
-          submitLabel="Send"
-          onSubmit={(content) => answer({ action: 'accept', content })}
-        />
-      )}
-      <div class="actions">
-        <button onClick={() => answer({ action: 'decline' })}>Decline</button>
-        <button class="danger" onClick={() => answer({ action: 'cancel' })}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-}
-
 function CallView({ call }: { call: Call }) {
   const running = !call.result && call.error === undefined;
   return (
@@ -343,12 +270,14 @@ function App() {
   const [calls, setCalls] = useState<Call[]>([]);
   const [events, setEvents] = useState<Event[]>([]);
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>();
+  const [model, setModel] = useState<string | undefined>(undefined);
   useEffect(() => {
     void fetch('/api/state')
       .then(
         (r) =>
           r.json() as Promise<{
             servers: Server[];
+            model?: string;
             waiting: Confirmation[];
             inputs: Input[];
             history: Event[];
@@ -356,6 +285,7 @@ function App() {
       )
       .then((state) => {
         setServers(state.servers);
+        setModel(state.model);
         setWaiting(state.waiting);
         setInputs(state.inputs);
         setEvents(state.history);
@@ -464,7 +394,7 @@ function App() {
       {waiting[0] ? (
         <ConfirmDialog waiting={waiting[0]} />
       ) : inputs[0] ? (
-        <InputDialog key={inputs[0].id} input={inputs[0]} />
+        <InputDialog key={inputs[0].id} input={inputs[0]} model={model} />
       ) : null}
     </div>
   );

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readConfig } from './config.js';
+import { commandSampling, replyOf, runModelCommand } from './samplingCommand.js';
+
+const node = (script: string, timeoutMs?: number) => ({
+  command: process.execPath,
+  args: ['-e', script],
+  ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+});
+const ECHO = 'process.stdin.pipe(process.stdout)';
+const params = {
+  messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi' } }],
+  maxTokens: 10,
+};
+const never = new AbortController().signal;
+
+describe('a model command', () => {
+  it('replies with text, or with a CreateMessageResult printed as JSON', () => {
+    expect(replyOf(' Hello \n', 'm')).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'Hello' },
+      model: 'm',
+    });
+    expect(
+      replyOf('{"content":{"type":"text","text":"x"},"model":"local","stopReason":"endTurn"}', 'm'),
+    ).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'x' },
+      model: 'local',
+      stopReason: 'endTurn',
+    });
+    // JSON that is not a result is text like any other.
+    expect(replyOf('{"answer": 42}', 'm').content).toEqual({
+      type: 'text',
+      text: '{"answer": 42}',
+    });
+    expect(() => replyOf('  ', 'm')).toThrow(/printed no reply/);
+  });
+
+  it('gets the request on stdin; fails in the protocol terms when it fails', async () => {
+    expect(await runModelCommand(node(ECHO), 'the request', never)).toBe('the request');
+    await expect(runModelCommand(node('process.exit(3)'), '', never)).rejects.toMatchObject({
+      code: -32603,
+      message: 'The model command exited with 3',
+    });
+    await expect(
+      runModelCommand({ command: '/nonexistent/model', args: [] }, '', never),
+    ).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('ENOENT') });
+    await expect(
+      runModelCommand(node('setTimeout(() => {}, 60000)', 200), '', never),
+    ).rejects.toMatchObject({ message: 'The model command timed out' });
+    const cancel = new AbortController();
+    const cancelled = runModelCommand(node('setTimeout(() => {}, 60000)'), '', cancel.signal);
+    setTimeout(() => cancel.abort(), 100);
+    await expect(cancelled).rejects.toMatchObject({
+      message: 'The sampling request was cancelled',
+    });
+    await expect(
+      runModelCommand(node('process.stdout.write("x".repeat(2 * 1024 * 1024))'), '', never),
+    ).rejects.toMatchObject({ message: expect.stringContaining('more than 1048576 bytes') });
+  });
+
+  it('asks the person before sending and before returning, on a terminal', async () => {
+    // A terminal where the person answers each question once it is shown.
+    const ask = (...answers: string[]) => {
+      const input = new PassThrough();
+      let shown = '';
+      const output = {
+        write: (text: string) => {
+          shown += text;
+          if (text.endsWith('[y/N] ')) setImmediate(() => input.write(`${answers.shift()}\n`));
+        },
+      };
+      return { io: { input, output }, shown: () => shown };
+    };
+    const both = ask('y', 'y');
+    const reply = await commandSampling(node('process.stdout.write("Hello there")'), both.io)(
+      params,
+      { signal: never },
+    );
+    expect(reply.content).toEqual({ type: 'text', text: 'Hello there' });
+    expect(both.shown()).toContain('user: Hi');
+    expect(both.shown()).toContain('The model replied: Hello there');
+    const keep = ask('y', 'n');
+    await expect(
+      commandSampling(node('process.stdout.write("secret")'), keep.io)(params, { signal: never }),
+    ).rejects.toMatchObject({ code: -1, message: 'User rejected the sampling reply' });
+    const deny = ask('');
+    await expect(
+      commandSampling(node('process.exit(9)'), deny.io)(params, { signal: never }),
+    ).rejects.toMatchObject({ code: -1, message: 'User rejected sampling request' });
+    expect(deny.shown()).not.toContain('replied');
+  });
+});
+
+describe('config.json "sampling"', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolwire-config-'));
+  const path = join(dir, 'config.json');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const read = (value: unknown) => {
+    writeFileSync(path, JSON.stringify(value));
+    return () => readConfig(path);
+  };
+
+  it('names a command, its arguments and a time limit', () => {
+    expect(read({ sampling: { command: 'llm', args: ['-m', 'x'], timeoutMs: 5000 } })()).toEqual({
+      sampling: { command: 'llm', args: ['-m', 'x'], timeoutMs: 5000 },
+    });
+    expect(read({ sampling: { command: 'llm' } })()).toEqual({
+      sampling: { command: 'llm', args: [] },
+    });
+  });
+
+  it.each([
+    [{ sampling: 'llm -m x' }, /"sampling" must be/],
+    [{ sampling: { command: '' } }, /"sampling" must be/],
+    [{ sampling: { command: 'llm', args: '-m x' } }, /"sampling.args"/],
+    [{ sampling: { command: 'llm', timeoutMs: -1 } }, /"sampling.timeoutMs"/],
+  ])('refuses %j', (value, message) => {
+    expect(read(value)).toThrow(message);
+  });
+});
