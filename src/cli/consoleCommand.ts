@@ -18,6 +18,7 @@ import { readConfig } from './config.js';
 import { ConsoleGuard } from './console/consoleGuard.js';
 import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
 import { ConsoleSession, type ConsoleEvent } from './console/consoleSession.js';
+import { defaultHistoryPath, HistoryFile } from './console/historyFile.js';
 import type { ServerConnector } from './console/serverLink.js';
 import { SignInRelay } from './console/signInRelay.js';
 import { EXIT } from './failure.js';
@@ -33,6 +34,8 @@ export interface ConsoleCommand {
   host: string;
   port: number;
   audit: string | undefined;
+  /** Keep the history in a file (false: `--no-history`). */
+  history: boolean;
   allowLoopbackHttp: boolean;
 }
 
@@ -40,6 +43,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   audit: { type: 'string' },
+  'no-history': { type: 'boolean' },
   'allow-loopback-http': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -47,6 +51,8 @@ const OPTIONS = {
 /** Parses `console` (own words, and the command after `--`). */
 export function parseConsole(own: string[], target: string[] | undefined): ConsoleCommand {
   const { values, positionals } = parseOwn(own, OPTIONS, 'console');
+  if (values['no-history'] === true && values.audit !== undefined)
+    throw new UsageError('console: --audit names the history file; --no-history keeps none');
   for (const url of positionals)
     if (!/^https?:\/\//i.test(url))
       throw new UsageError(`console: ${JSON.stringify(url)} is not an http(s) URL`);
@@ -62,6 +68,7 @@ export function parseConsole(own: string[], target: string[] | undefined): Conso
     host: values.host ?? '127.0.0.1',
     port,
     audit: values.audit,
+    history: values['no-history'] !== true,
     allowLoopbackHttp: values['allow-loopback-http'] === true,
   };
 }
@@ -142,8 +149,12 @@ export async function consoleCommand(
   // "Always allow" is kept with the CLI's, per server as named: one decision serves both.
   const approvals = new ApprovalsFile();
   const config = readConfig();
+  // The history is kept (and read back) unless --no-history: --audit, config.json, or the default.
+  const historyPath = command.history
+    ? (command.audit ?? config.audit ?? defaultHistoryPath())
+    : undefined;
   const session = new ConsoleSession({
-    auditFile: command.audit ?? config.audit,
+    historyFile: historyPath === undefined ? undefined : new HistoryFile(historyPath),
     model: config.sampling,
   });
   const interrupt = interruptOnSigint(io.signals);

@@ -183,7 +183,7 @@ the URL: with --scope, name every scope you need (a server may hide tools your s
   console: {
     usage: [
       'toolwire console <url>... [-- <command> [args...]] [--host <host>] [--port <port>]',
-      '                 [--audit <file>] [--allow-loopback-http]',
+      '                 [--audit <file> | --no-history] [--allow-loopback-http]',
     ],
     about: `Connect to the servers named (URLs, and one command after "--") and serve a web console for
 them on 127.0.0.1 (a free port unless --port): their tools, a form for each, a confirmation
@@ -195,7 +195,8 @@ with Retry. Ctrl-C stops it.`,
     options: [
       ['--host <host>', 'Listen on this address instead (reachable from the network!)'],
       ['--port <port>', 'Listen on this port (default: a free one)'],
-      ['--audit <file>', 'Append the audit trail (JSON lines) to this file'],
+      ['--audit <file>', 'Keep the history (JSON lines) in this file'],
+      ['--no-history', 'Keep no history file (default: console-history.jsonl by credentials)'],
       ['--allow-loopback-http', 'Accept http:// OAuth endpoints on loopback hosts (development)'],
       ['-h, --help', 'Show this help'],
     ],

@@ -325,6 +325,10 @@ describe('toolwire console in Chromium', () => {
     ]);
     try {
       const page = await open(rug.url);
+      // A new console shows what the earlier ones kept in the history file (same config folder).
+      const earlier = page.locator('.history li.earlier', { hasText: 'delete_note' }).first();
+      await earlier.waitFor();
+      expect(await earlier.textContent()).toContain('notesServer.js');
       await page.getByRole('button', { name: 'send_mail' }).click();
       await page.fill('#field-to', 'bob@example.com');
       await page.getByRole('button', { name: 'Call', exact: true }).click();

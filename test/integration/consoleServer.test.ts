@@ -8,24 +8,34 @@
  * 413 answered before a large body was read) left a null socket in the listener's table, and
  * close() threw from its idle sweep; this file failed with that error before the fix.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpListener } from '../../src/node.js';
 import { StdioClientTransport } from '../../src/stdio.js';
 import { ConsoleGuard } from '../../src/cli/console/consoleGuard.js';
 import { consoleHandler } from '../../src/cli/console/consoleHandler.js';
 import { ConsoleSession } from '../../src/cli/console/consoleSession.js';
+import { HistoryFile } from '../../src/cli/console/historyFile.js';
 import { fakeServer } from '../support/fakeServer.js';
 import { ROOT } from '../support/paths.js';
 
 const TOKEN = 'a'.repeat(43);
+const historyDir = mkdtempSync(join(tmpdir(), 'toolwire-console-history-'));
+const historyPath = join(historyDir, 'history.jsonl');
 let listener: HttpListener;
 let session: ConsoleSession;
 let base = '';
 let port = 0;
 
 beforeAll(async () => {
-  session = new ConsoleSession();
+  writeFileSync(
+    historyPath,
+    `${JSON.stringify({ type: 'call-requested', at: '2026-01-02T03:04:05.000Z', server: { name: 'old', version: '1' }, tool: 'earlier_tool', arguments: {}, target: 'yesterday' })}\n`,
+  );
+  session = new ConsoleSession({ historyFile: new HistoryFile(historyPath) });
   await session.add('notes', {
     transport: () =>
       new StdioClientTransport({
@@ -49,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
   await listener?.close();
+  rmSync(historyDir, { recursive: true, force: true });
 });
 
 const cookie = `toolwire_console=${TOKEN}`;
@@ -185,6 +196,33 @@ describe('the console over HTTP', () => {
     expect(ended.at(-1)).toMatchObject({
       result: { content: [{ type: 'text', text: 'deleted 4' }] },
     });
+  });
+
+  it('keeps the history in its file, and shows what an earlier console kept', async () => {
+    const state = (await (await get('/api/state')).json()) as {
+      history: Array<{ type: string; target?: string; server?: string; event?: { tool?: string } }>;
+    };
+    expect(state.history[0]).toMatchObject({
+      type: 'audit',
+      server: '',
+      target: 'yesterday',
+      event: { tool: 'earlier_tool' },
+    });
+    const lines = readFileSync(historyPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { type: string; target: string; tool?: string; arguments?: unknown },
+      );
+    // The call of the test before: requested with its arguments, decided, finished; by target.
+    expect(
+      lines.find((l) => l.type === 'call-requested' && l.tool === 'delete_note'),
+    ).toMatchObject({
+      target: 'notes',
+      arguments: { id: '4' },
+    });
+    expect(lines.some((l) => l.type === 'call-finished' && l.target === 'notes')).toBe(true);
   });
 
   it('a denied call ends with the denial and never runs', async () => {

@@ -4,10 +4,9 @@
  * `list_changed`, or failed and retried from the page); calls started from the
  * page, with their progress, outcome and a cancel; the confirmations the approval policy asks
  * for, waiting for the person's answer; and the history (the clients' audit trail), kept in
- * memory (the last 1000 events) and appended to a JSON lines file when one is given. Every change
+ * memory (the last 1000 events) and in its file (read back when a console starts). Every change
  * is an event sent to the pages that listen.
  */
-import { appendFileSync } from 'node:fs';
 import type { ApprovalDecision, ApprovalRequest, ApprovalStore, AuditEvent } from '../../client.js';
 import { McpClient } from '../../client.js';
 import {
@@ -20,13 +19,15 @@ import {
 import type { SamplingConfig } from '../config.js';
 import { replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
+import type { HistoryFile } from './historyFile.js';
 import { ServerLink, type ServerConnector } from './serverLink.js';
 
 /** What a page hears. */
 export type ConsoleEvent =
   | { type: 'server'; server: ReturnType<ServerLink['summary']> }
   | { type: 'log'; server: string; message: LoggingMessageParams }
-  | { type: 'audit'; server: string; event: AuditEvent & { at: string } }
+  /** `server`: the id of a server of this console; none for events read from the history file. */
+  | { type: 'audit'; server: string; target: string; event: AuditEvent & { at: string } }
   | { type: 'confirm'; id: string; server: string; request: ApprovalRequest }
   | { type: 'confirmed'; id: string; decision: ApprovalDecision }
   | { type: 'input'; id: string; server: string; kind: InputKind; params: unknown }
@@ -88,19 +89,21 @@ export class ConsoleSession {
   >();
   private nextId = 1;
 
-  private readonly auditFile: string | undefined;
+  private readonly historyFile: HistoryFile | undefined;
   /** The model command that can draft a reply to a sampling request (config.json). */
   readonly model: SamplingConfig | undefined;
 
   /**
-   * `auditFile`: the JSON lines file the history is appended to; `model`: the model command the
-   * person may ask for a draft reply to a sampling request.
+   * `historyFile`: where the history is kept (its newest events are shown again); `model`: the
+   * model command the person may ask for a draft reply to a sampling request.
    */
   constructor(
-    options: { auditFile?: string | undefined; model?: SamplingConfig | undefined } = {},
+    options: { historyFile?: HistoryFile | undefined; model?: SamplingConfig | undefined } = {},
   ) {
-    this.auditFile = options.auditFile;
+    this.historyFile = options.historyFile;
     this.model = options.model;
+    for (const { target, ...event } of this.historyFile?.recent(HISTORY) ?? [])
+      this.history.push({ type: 'audit', server: '', target, event, at: event.at });
   }
 
   /** The model command as the page names it. */
@@ -157,7 +160,7 @@ export class ConsoleSession {
             !(link.trustAnnotations && tool.annotations?.readOnlyHint === true),
           confirm: (request) => this.ask(id, request),
         },
-        audit: (event) => this.emit({ type: 'audit', server: id, event }),
+        audit: (event) => this.emit({ type: 'audit', server: id, target: link.target, event }),
         // The page answers the server's questions: a form or a URL, and a model's reply.
         handlers: {
           elicitation: (params) =>
@@ -316,6 +319,7 @@ export class ConsoleSession {
     for (const id of [...this.inputs.keys()]) this.answerInput(id, { action: 'cancel' });
     for (const controller of this.running.values()) controller.abort();
     await Promise.all([...this.servers.values()].map((s) => s.close()));
+    this.historyFile?.close();
   }
 
   private ask(server: string, request: ApprovalRequest): Promise<ApprovalDecision> {
@@ -330,14 +334,7 @@ export class ConsoleSession {
     const stamped = { ...event, at: new Date().toISOString() };
     this.history.push(stamped);
     if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
-    if (this.auditFile && event.type === 'audit')
-      appendFileSync(
-        this.auditFile,
-        `${JSON.stringify({ ...event.event, server: event.server })}\n`,
-        {
-          mode: 0o600,
-        },
-      );
+    if (event.type === 'audit') this.historyFile?.append(event.event, event.target);
     for (const listener of this.listeners) listener(stamped);
   }
 }

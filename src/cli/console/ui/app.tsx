@@ -218,6 +218,7 @@ function logLine(message: Json): string {
 
 function History({ events }: { events: Event[] }) {
   const [filter, setFilter] = useState('');
+  const today = new Date().toISOString().slice(0, 10);
   const shown = events.filter(
     (e) => e.type === 'audit' && JSON.stringify(e).toLowerCase().includes(filter.toLowerCase()),
   );
@@ -247,9 +248,12 @@ function History({ events }: { events: Event[] }) {
           .reverse()
           .map((e, i) => {
             const event = (e['event'] ?? {}) as Json;
+            // Events of earlier days (read back from the history file) show their date.
+            const when = e.at.startsWith(today) ? e.at.slice(11, 19) : e.at.slice(0, 10);
             return (
-              <li key={i}>
-                <code>{e.at.slice(11, 19)}</code> {visible(String(event['type']))}{' '}
+              <li key={i} class={e['server'] === '' ? 'earlier' : ''}>
+                <code>{when}</code> <span class="target">{visible(String(e['target'] ?? ''))}</span>{' '}
+                {visible(String(event['type']))}{' '}
                 {visible(String(event['tool'] ?? event['name'] ?? ''))}{' '}
                 {event['decision'] ? visible(String(event['decision'])) : ''}
                 {event['arguments'] ? (
