@@ -5,7 +5,7 @@
  * cancels it (the server shows failed, with a retry button), retries, follows the link to the
  * provider's own sign-in and consent pages in a new tab (real Chromium), lands on the loopback
  * redirect page, and the console page then shows the server's tools. The tokens are kept in the
- * credentials file, as `toolwire login` keeps them.
+ * credentials file, as `toolwire login` keeps them, and the next console connects with them.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,4 +93,20 @@ describe('toolwire console and a protected server', () => {
     expect(said).toContain(`connected to ${resource}`);
     await context.close();
   }, 120_000);
+
+  it('connects with the kept tokens next time, without asking to sign in', async () => {
+    const again = await startConsole(['--allow-loopback-http', resource], {
+      XDG_CONFIG_HOME: home,
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(again.url);
+      await page.getByRole('button', { name: 'slow', exact: true }).waitFor();
+      expect(await page.getByRole('link', { name: /^Sign in at/ }).count()).toBe(0);
+      expect(again.child.output().stderr).not.toContain('asks you to sign in');
+      await page.close();
+    } finally {
+      again.child.kill('SIGINT');
+    }
+  }, 60_000);
 });
