@@ -170,6 +170,16 @@ describe('the console over HTTP', () => {
     ]);
   });
 
+  it('begins the event stream with the whole state, so a page misses no change', async () => {
+    const seen = await eventsUntil(
+      () => true,
+      async () => {},
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ type: 'state', servers: [{ id: 's1', state: 'connected' }] });
+    expect(seen[0]).toHaveProperty('history');
+  });
+
   it('a call waits for the confirmation, heard on the event stream, then runs', async () => {
     let call = '';
     const asked = await eventsUntil(

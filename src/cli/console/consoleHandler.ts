@@ -65,7 +65,21 @@ async function bodyOf(request: Request): Promise<Record<string, unknown> | Respo
   return json(400, { error: 'The request body must be a JSON object' });
 }
 
-/** The server-sent events of the session, from now on, with a keep-alive comment. */
+/** Everything the page shows, as it is now. */
+function snapshot(session: ConsoleSession) {
+  return {
+    servers: [...session.servers.values()].map((s) => s.summary()),
+    model: session.modelName,
+    waiting: session.waiting(),
+    inputs: session.waitingInputs(),
+    history: session.history,
+  };
+}
+
+/**
+ * The server-sent events of the session: a `state` event with the whole state, then every change,
+ * with a keep-alive comment.
+ */
 function events(session: ConsoleSession, signal: AbortSignal): Response {
   const encoder = new TextEncoder();
   let stop = (): void => {};
@@ -78,6 +92,9 @@ function events(session: ConsoleSession, signal: AbortSignal): Response {
           stop();
         }
       };
+      // The state first, then every change: nothing falls between the two (a page that read the
+      // state and then subscribed could miss a server connecting in between).
+      send(`data: ${JSON.stringify({ type: 'state', ...snapshot(session) })}\n\n`);
       const unsubscribe = session.subscribe((event) => send(`data: ${JSON.stringify(event)}\n\n`));
       const keepAlive = setInterval(() => send(': keep-alive\n\n'), 15_000);
       stop = () => {
@@ -129,14 +146,7 @@ export function consoleHandler(
       return answer(200, assets.html, { type: 'text/html; charset=utf-8' });
     const file = method === 'GET' ? assets.files.get(pathname) : undefined;
     if (file) return answer(200, file.body, { type: file.type });
-    if (method === 'GET' && pathname === '/api/state')
-      return json(200, {
-        servers: [...session.servers.values()].map((s) => s.summary()),
-        model: session.modelName,
-        waiting: session.waiting(),
-        inputs: session.waitingInputs(),
-        history: session.history,
-      });
+    if (method === 'GET' && pathname === '/api/state') return json(200, snapshot(session));
     if (method === 'GET' && pathname === '/api/events') return events(session, request.signal);
     if (method !== 'POST') return json(404, { error: `No ${method} ${pathname}` });
     const body = await bodyOf(request);

@@ -276,27 +276,25 @@ function App() {
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>();
   const [model, setModel] = useState<string | undefined>(undefined);
   useEffect(() => {
-    void fetch('/api/state')
-      .then(
-        (r) =>
-          r.json() as Promise<{
-            servers: Server[];
-            model?: string;
-            waiting: Confirmation[];
-            inputs: Input[];
-            history: Event[];
-          }>,
-      )
-      .then((state) => {
+    // The stream begins with the whole state (again after a reconnection), then each change.
+    const source = new EventSource('/api/events');
+    source.onmessage = (message: MessageEvent<string>) => {
+      const e = JSON.parse(message.data) as Event;
+      if (e.type === 'state') {
+        const state = e as unknown as {
+          servers: Server[];
+          model?: string;
+          waiting: Confirmation[];
+          inputs: Input[];
+          history: Event[];
+        };
         setServers(state.servers);
         setModel(state.model);
         setWaiting(state.waiting);
         setInputs(state.inputs);
         setEvents(state.history);
-      });
-    const source = new EventSource('/api/events');
-    source.onmessage = (message: MessageEvent<string>) => {
-      const e = JSON.parse(message.data) as Event;
+        return;
+      }
       setEvents((all) => [...all.slice(-999), e]);
       if (e.type === 'server') {
         const server = e['server'] as Server;
