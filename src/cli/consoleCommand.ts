@@ -110,14 +110,35 @@ function connectors(
     };
   });
   const line = command.command;
-  if (line)
+  if (line) {
+    let last: StdioClientTransport | undefined;
     all.push({
       target: serverKeyOf({ kind: 'command', ...line }),
       connector: {
-        transport: () => new StdioClientTransport({ ...line, stderr: 'forward', detached: true }),
+        transport: () =>
+          (last = new StdioClientTransport({ ...line, stderr: 'forward', detached: true })),
+        explain: async () => {
+          const exit = await last?.waitForExit(500);
+          return exit && last ? exitReason(exit, last.stderrTail) : undefined;
+        },
       },
     });
+  }
   return all;
+}
+
+/** A stdio server's end, for the page: its exit status and the last error line it wrote. */
+export function exitReason(
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  stderrTail: string,
+): string {
+  const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${String(exit.code)}`;
+  const lines = stderrTail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const said = lines.findLast((l) => /error/i.test(l)) ?? lines.at(-1);
+  return `The server ${how}${said ? `: ${said.slice(0, 300)}` : ''}`;
 }
 
 /** Says on the terminal too when a server waits for a sign-in, connects or fails. */

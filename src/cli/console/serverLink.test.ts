@@ -75,4 +75,29 @@ describe('ServerLink', () => {
       error: 'Cancelled from the console',
     });
   });
+
+  it('says why, when the transport can tell more than the client', async () => {
+    const failing = linkTo({
+      transport: () => {
+        throw new Error('Connection closed');
+      },
+      explain: async () => 'The server exited with code 1: Error: no such module',
+    });
+    await failing.connect();
+    expect(failing.link.error).toBe('The server exited with code 1: Error: no such module');
+
+    const fake = fakeServer([echo]);
+    const ending = linkTo({
+      transport: () => fake.clientTransport,
+      explain: async () => 'The server was ended by SIGKILL',
+    });
+    await ending.connect();
+    await fake.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ending.link.error).toBe('The connection ended: The server was ended by SIGKILL');
+    expect(ending.states.slice(-2)).toEqual([
+      'failed: The connection ended',
+      'failed: The connection ended: The server was ended by SIGKILL',
+    ]);
+  });
 });

@@ -17,6 +17,11 @@ export interface ServerConnector {
   transport(): Transport;
   /** The OAuth sign-in of a protected server, shown on the page. */
   readonly signIn?: SignInRelay;
+  /**
+   * Why the last transport's connection ended, when it can tell more than the client's error (a
+   * stdio server's exit status and what it last wrote to stderr).
+   */
+  explain?(): Promise<string | undefined>;
 }
 
 /** What the link needs from the console. */
@@ -86,7 +91,9 @@ export class ServerLink {
     } catch (error) {
       await client.close().catch(() => {});
       this.state = 'failed';
-      this.error = attempt.cancelled ? 'Cancelled from the console' : messageOf(error);
+      this.error = attempt.cancelled
+        ? 'Cancelled from the console'
+        : ((await this.connector.explain?.()) ?? messageOf(error));
     } finally {
       this.attempt = undefined;
     }
@@ -111,6 +118,13 @@ export class ServerLink {
     this.state = 'failed';
     this.error = 'The connection ended';
     this.hooks.changed(this);
+    // Then why, when the transport can say (told unless the link moved on meanwhile).
+    void this.connector.explain?.().then((why) => {
+      if (why === undefined || this.state !== 'failed' || this.error !== 'The connection ended')
+        return;
+      this.error = `The connection ended: ${why}`;
+      this.hooks.changed(this);
+    });
   }
 
   /** The new tool list of the connected client. */
