@@ -21,6 +21,30 @@ describe('describeFailure: authorization', () => {
     });
   });
 
+  it('insufficient_scope names the login that asks for the scopes, each quoted for the shell', () => {
+    const error = new OAuthError(
+      'insufficient_scope',
+      `${URL_} refuses the request for lack of scope`,
+      {
+        issuer: ISSUER,
+        scope: 'mcp:tools files:write $(reboot)',
+      },
+    );
+    expect(describeFailure(error, { url: URL_ })).toEqual({
+      kind: 'authorization',
+      message:
+        `${URL_} refuses the request for lack of scope: run toolwire login ${URL_} ` +
+        "--scope mcp:tools --scope files:write --scope '$(reboot)'",
+      exitCode: EXIT.failure,
+      details: {
+        reason: 'insufficient_scope',
+        issuer: ISSUER,
+        scope: 'mcp:tools files:write $(reboot)',
+        url: URL_,
+      },
+    });
+  });
+
   it('another reason keeps its own message; no issuer or url when none is known', () => {
     const error = new OAuthError('access_denied', 'The user refused');
     expect(describeFailure(error)).toEqual({

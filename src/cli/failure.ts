@@ -95,10 +95,23 @@ function serverExited(exit: ExitStatus, context: FailureContext): Failure {
 
 /** An authorization that failed; one that was never obtained says how to log in. */
 function authorizationFailure(error: OAuthError, context: FailureContext): Failure {
+  // A command to copy: every word quoted for the shell (a scope comes from the server).
+  const scopes = (error.scope ?? '').split(' ').filter((s) => s !== '');
+  const loginCommand = (url: string, withScopes: boolean) =>
+    shellWords([
+      'toolwire',
+      'login',
+      url,
+      ...(withScopes ? scopes.flatMap((s) => ['--scope', s]) : []),
+    ]);
   const login =
-    error.reason === 'login_required' && context.url !== undefined
-      ? `${error.message}: run toolwire login ${context.url}`
-      : error.message;
+    context.url === undefined
+      ? error.message
+      : error.reason === 'login_required'
+        ? `${error.message}: run ${loginCommand(context.url, false)}`
+        : error.reason === 'insufficient_scope'
+          ? `${error.message}: run ${loginCommand(context.url, true)}`
+          : error.message;
   return {
     kind: 'authorization',
     message: login,
@@ -106,6 +119,7 @@ function authorizationFailure(error: OAuthError, context: FailureContext): Failu
     details: {
       reason: error.reason,
       ...(error.issuer !== undefined ? { issuer: error.issuer } : {}),
+      ...(error.scope !== undefined ? { scope: error.scope } : {}),
       ...(context.url !== undefined ? { url: context.url } : {}),
     },
   };

@@ -158,6 +158,13 @@ export class OAuthClient implements HttpAuthorization {
     return `Bearer ${tokens.accessToken}`;
   }
 
+  /** Whether it can send the user to authorize (it has a way to open a URL and a receiver). */
+  private get interactive(): boolean {
+    return (
+      this.options.openAuthorizationUrl !== undefined && this.options.redirectReceiver !== undefined
+    );
+  }
+
   async challenged(endpoint: URL, response: Response, context: ChallengeContext): Promise<boolean> {
     const resource = resourceKeyOf(endpoint);
     const challenge = bearerChallenge(response.headers.get('www-authenticate'));
@@ -181,6 +188,21 @@ export class OAuthClient implements HttpAuthorization {
             (challenge.get('scope') ? ` (it asks for ${challenge.get('scope')})` : ''),
           { issuer: held?.key.issuer },
         );
+      if (!this.interactive) {
+        // No one to ask for more: say what a new authorization must ask for.
+        const wanted = [
+          ...new Set(`${held?.tokens.scope ?? ''} ${challenge.get('scope') ?? ''}`.split(' ')),
+        ]
+          .filter((s) => s !== '')
+          .join(' ');
+        throw new OAuthError(
+          'insufficient_scope',
+          `${resource} refuses the request for lack of scope` +
+            (challenge.get('scope') ? ` (it asks for "${challenge.get('scope')}")` : '') +
+            ', and this client cannot ask for more without the user',
+          { issuer: held?.key.issuer, ...(wanted !== '' ? { scope: wanted } : {}) },
+        );
+      }
     } else if (context.attempt === 0 && held?.tokens.refreshToken) {
       const tokens = held.tokens;
       const refreshed = await this.single(resource, () =>

@@ -25,6 +25,7 @@ export type OAuthFailure =
   | 'step_up_limit'
   | 'unauthorized'
   | 'not_protected'
+  | 'insufficient_scope'
   | (string & {});
 
 /** An authorization that could not be obtained (LocalError code `authorization`). */
@@ -34,14 +35,24 @@ export class OAuthError extends LocalError {
   readonly reason: OAuthFailure;
   /** The authorization server concerned, when known. */
   readonly issuer: string | undefined;
+  /**
+   * With `insufficient_scope`: the scopes an authorization would have to ask for (those held and
+   * those the server asked for), space-separated.
+   */
+  readonly scope: string | undefined;
 
   constructor(
     reason: OAuthFailure,
     message: string,
-    options?: { issuer?: string | undefined; cause?: unknown },
+    options?: { issuer?: string | undefined; scope?: string | undefined; cause?: unknown },
   ) {
-    super('authorization', message, options?.cause === undefined ? undefined : options);
+    super(
+      'authorization',
+      message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.reason = reason;
     this.issuer = options?.issuer;
+    this.scope = options?.scope;
   }
 }
