@@ -25,6 +25,9 @@ export interface CliConfig {
   sampling?: SamplingConfig;
 }
 
+/** The longest a Node timer waits (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The `sampling` setting, checked. */
 function samplingOf(value: unknown, path: string): SamplingConfig | undefined {
   if (value === undefined) return undefined;
@@ -33,11 +36,19 @@ function samplingOf(value: unknown, path: string): SamplingConfig | undefined {
     throw new UsageError(`${path}: "sampling" must be {"command": "...", "args": [...]}`);
   if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === 'string')))
     throw new UsageError(`${path}: "sampling.args" must be a list of strings`);
+  // Past 2^31 - 1 a Node timer fires at once: the longest a timer can wait is the limit.
   if (
     timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0)
+    !(
+      typeof timeoutMs === 'number' &&
+      Number.isInteger(timeoutMs) &&
+      timeoutMs > 0 &&
+      timeoutMs <= MAX_TIMER_MS
+    )
   )
-    throw new UsageError(`${path}: "sampling.timeoutMs" must be a positive whole number`);
+    throw new UsageError(
+      `${path}: "sampling.timeoutMs" must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`,
+    );
   return {
     command,
     args: args ?? [],

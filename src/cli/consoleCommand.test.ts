@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitReason, parseConsole } from './consoleCommand.js';
+import { exitReason, historyFileOf, parseConsole } from './consoleCommand.js';
 
 describe('toolwire console', () => {
   it('says how a stdio server ended, with the last error line it wrote', () => {
@@ -23,5 +26,40 @@ describe('toolwire console', () => {
     expect(() =>
       parseConsole(['https://a.example/mcp', '--no-history', '--audit', 'a.jsonl'], undefined),
     ).toThrow(/--no-history keeps none/);
+  });
+
+  it('writes the audit file config.json names even with --no-history, without showing it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolwire-console-audit-'));
+    try {
+      const configured = join(dir, 'audit.jsonl');
+      const earlier = { type: 'call-requested', at: '2026-11-20T10:00:00.000Z', target: 'a' };
+      writeFileSync(configured, `${JSON.stringify({ ...earlier, tool: 't', arguments: {} })}\n`);
+      expect(historyFileOf({ history: false, audit: undefined }, undefined)).toBeUndefined();
+
+      const quiet = historyFileOf({ history: false, audit: undefined }, configured);
+      expect(quiet?.path).toBe(configured);
+      expect(quiet?.recent(10)).toEqual([]); // --no-history: nothing earlier on the page
+      quiet?.append(
+        {
+          type: 'call-requested',
+          at: '2026-11-21T10:00:00.000Z',
+          server: { name: 's', version: '1' },
+          tool: 't',
+          arguments: {},
+        },
+        'a',
+      );
+      quiet?.close();
+      expect(readFileSync(configured, 'utf8').trim().split('\n')).toHaveLength(2);
+
+      const named = historyFileOf({ history: true, audit: join(dir, 'x.jsonl') }, configured);
+      expect(named?.path).toBe(join(dir, 'x.jsonl'));
+      named?.close();
+      const fromConfig = historyFileOf({ history: true, audit: undefined }, configured);
+      expect(fromConfig?.recent(10)).toHaveLength(2);
+      fromConfig?.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -119,7 +119,8 @@ function connectors(
           (last = new StdioClientTransport({ ...line, stderr: 'forward', detached: true })),
         explain: async () => {
           const exit = await last?.waitForExit(500);
-          return exit && last ? exitReason(exit, last.stderrTail) : undefined;
+          // Only an exit of its own says why: one the console caused (closing) does not.
+          return exit?.unexpected && last ? exitReason(exit, last.stderrTail) : undefined;
         },
       },
     });
@@ -161,6 +162,26 @@ function reporter(stderr: Pick<Writable, 'write'>) {
   };
 }
 
+/**
+ * Where the history goes: the file `--audit` names, else config.json's `audit`, else the default
+ * file (moved aside when large), each read back when the console starts. `--no-history` keeps no
+ * history of its own, but an audit file config.json names is still written: the person who
+ * configured an audit trail expects every run in it.
+ */
+export function historyFileOf(
+  command: Pick<ConsoleCommand, 'audit' | 'history'>,
+  configuredAudit: string | undefined,
+): HistoryFile | undefined {
+  if (!command.history)
+    return configuredAudit === undefined
+      ? undefined
+      : new HistoryFile(configuredAudit, { readBack: false });
+  const named = command.audit ?? configuredAudit;
+  return named !== undefined
+    ? new HistoryFile(named)
+    : new HistoryFile(defaultHistoryPath(), { rotate: true });
+}
+
 /** `toolwire console` */
 export async function consoleCommand(
   command: ConsoleCommand,
@@ -170,12 +191,8 @@ export async function consoleCommand(
   // "Always allow" is kept with the CLI's, per server as named: one decision serves both.
   const approvals = new ApprovalsFile();
   const config = readConfig();
-  // The history is kept (and read back) unless --no-history: --audit, config.json, or the default.
-  const historyPath = command.history
-    ? (command.audit ?? config.audit ?? defaultHistoryPath())
-    : undefined;
   const session = new ConsoleSession({
-    historyFile: historyPath === undefined ? undefined : new HistoryFile(historyPath),
+    historyFile: historyFileOf(command, config.audit),
     model: config.sampling,
   });
   const interrupt = interruptOnSigint(io.signals);

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from './config.js';
 import { commandSampling, replyOf, runModelCommand } from './samplingCommand.js';
@@ -64,6 +65,35 @@ describe('a model command', () => {
     ).rejects.toMatchObject({ message: expect.stringContaining('more than 1048576 bytes') });
   });
 
+  it('ends a command that ignores SIGTERM, and what it started, when its time is up', async () => {
+    // Each process writes its pid, then outlives any polite request to stop.
+    const dir = mkdtempSync(join(tmpdir(), 'toolwire-model-'));
+    const pids = join(dir, 'pids');
+    const stubborn = (pidFile: string) =>
+      `require('fs').appendFileSync(${JSON.stringify(pidFile)}, process.pid + '\\n');` +
+      `process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);`;
+    const grandchild = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(
+      stubborn(pids),
+    )}], { stdio: ['ignore', 'inherit', 'inherit'] });`;
+    await expect(
+      runModelCommand(node(grandchild + stubborn(pids), 300), '', never),
+    ).rejects.toMatchObject({ message: 'The model command timed out' });
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    expect(started).toHaveLength(2);
+    // SIGKILL follows SIGTERM after a grace period; wait (bounded) for both to be gone.
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && started.some(alive); i++) await sleep(50);
+    expect(started.filter(alive)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('asks the person before sending and before returning, on a terminal', async () => {
     // A terminal where the person answers each question once it is shown.
     const ask = (...answers: string[]) => {
@@ -120,6 +150,8 @@ describe('config.json "sampling"', () => {
     [{ sampling: { command: '' } }, /"sampling" must be/],
     [{ sampling: { command: 'llm', args: '-m x' } }, /"sampling.args"/],
     [{ sampling: { command: 'llm', timeoutMs: -1 } }, /"sampling.timeoutMs"/],
+    // Longer than a timer can wait: it would fire at once.
+    [{ sampling: { command: 'llm', timeoutMs: 2 ** 31 } }, /from 1 to 2147483647/],
   ])('refuses %j', (value, message) => {
     expect(read(value)).toThrow(message);
   });

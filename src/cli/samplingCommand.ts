@@ -7,7 +7,8 @@
  * `CreateMessageResult`. It is killed when the server cancels the request, the call ends, or it
  * runs past its time; its output is bounded.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { RpcError, type CreateMessageParams, type CreateMessageResult } from '../index.js';
 import type { PromptIo } from './callConfirmation.js';
@@ -19,6 +20,14 @@ import { describeSampling, USER_REJECTED } from './terminalSampling.js';
 const MAX_REPLY_BYTES = 1024 * 1024;
 /** How long a model command may run by default. */
 const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * The model a server is told answered: the program's name, never its arguments (which may hold
+ * keys or paths).
+ */
+export function modelOf(config: SamplingConfig): string {
+  return basename(config.command);
+}
 
 /** The reply a command printed: a CreateMessageResult (JSON), else its text. */
 export function replyOf(stdout: string, model: string): CreateMessageResult {
@@ -49,54 +58,84 @@ export function replyOf(stdout: string, model: string): CreateMessageResult {
   return { role: 'assistant', content: { type: 'text', text }, model };
 }
 
-/** Runs the command once with `input` on its stdin; resolves with what it printed. */
+/** How long a model command has to exit after SIGTERM before it gets SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+
+/**
+ * Ends the command and everything it started: it runs in its own process group (spawned
+ * `detached`), so a grandchild holding stdout open, or a command that ignores SIGTERM, cannot
+ * outlive the request.
+ */
+function killGroup(child: ChildProcess): void {
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    try {
+      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  signalGroup('SIGTERM');
+  setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
+}
+
+/**
+ * Runs the command once with `input` on its stdin; resolves with what it printed. Settles as soon
+ * as the request is cancelled, the time runs out or the output passes its cap, without waiting
+ * for the command to go.
+ */
 export function runModelCommand(
   config: SamplingConfig,
   input: string,
   signal: AbortSignal,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    // Ended by the request's signal or the time limit, whichever comes first.
-    const stop = new AbortController();
-    const end = () => stop.abort();
-    const timer = setTimeout(end, config.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    if (signal.aborted) end();
-    signal.addEventListener('abort', end, { once: true });
+    if (signal.aborted) {
+      reject(new RpcError(-32603, 'The sampling request was cancelled'));
+      return;
+    }
     const child = spawn(config.command, config.args, {
       stdio: ['pipe', 'pipe', 'inherit'],
-      signal: stop.signal,
+      detached: true,
     });
+    let settled = false;
+    const finish = (error: RpcError | undefined, stdout?: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (error) {
+        child.stdout.destroy();
+        // Even when the command itself is gone: what it started may hold its stdout.
+        killGroup(child);
+        reject(error);
+      } else resolve(stdout ?? '');
+    };
+    const onAbort = (): void => finish(new RpcError(-32603, 'The sampling request was cancelled'));
+    const timer = setTimeout(
+      () => finish(new RpcError(-32603, 'The model command timed out')),
+      config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
     const chunks: Buffer[] = [];
     let size = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_REPLY_BYTES) child.kill();
-      else chunks.push(chunk);
+      if (size <= MAX_REPLY_BYTES) chunks.push(chunk);
+      else
+        finish(
+          new RpcError(-32603, `The model command printed more than ${MAX_REPLY_BYTES} bytes`),
+        );
     });
     child.stdin.on('error', () => {}); // a command that does not read its input
     child.stdin.end(input);
-    child.once('error', (error) => {
-      // Stopped on purpose: 'close' says why.
-      if (!stop.signal.aborted)
-        reject(new RpcError(-32603, `The model command failed: ${error.message}`));
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', end);
-      if (stop.signal.aborted)
-        reject(
-          new RpcError(
-            -32603,
-            signal.aborted ? 'The sampling request was cancelled' : 'The model command timed out',
-          ),
-        );
-      else if (size > MAX_REPLY_BYTES)
-        reject(
-          new RpcError(-32603, `The model command printed more than ${MAX_REPLY_BYTES} bytes`),
-        );
-      else if (code !== 0)
-        reject(new RpcError(-32603, `The model command exited with ${String(code)}`));
-      else resolve(Buffer.concat(chunks).toString('utf8'));
+    child.once('error', (error) =>
+      finish(new RpcError(-32603, `The model command failed: ${error.message}`)),
+    );
+    child.once('close', (code, killedBy) => {
+      if (code !== 0)
+        finish(new RpcError(-32603, `The model command exited with ${String(code ?? killedBy)}`));
+      else finish(undefined, Buffer.concat(chunks).toString('utf8'));
     });
   });
 }
@@ -120,14 +159,16 @@ export function commandSampling(
   config: SamplingConfig,
   ask: PromptIo | undefined,
 ): (params: CreateMessageParams, context: { signal: AbortSignal }) => Promise<CreateMessageResult> {
-  const model = [config.command, ...config.args].join(' ');
+  // Shown in full to the person who configured it; the server learns only the program's name.
+  const commandLine = [config.command, ...config.args].join(' ');
+  const model = modelOf(config);
   return async (params, context) => {
     // One reader for both questions: answers typed ahead are not lost between them.
     const rl = ask ? createInterface({ input: ask.input, terminal: false }) : undefined;
     try {
       if (ask && rl) {
         ask.output.write(`${describeSampling(params).join('\n')}\n`);
-        if (!(await allowed(rl, ask, `Send it to ${terminalLine(model)}?`)))
+        if (!(await allowed(rl, ask, `Send it to ${terminalLine(commandLine)}?`)))
           throw new RpcError(USER_REJECTED, 'User rejected sampling request');
       }
       const printed = await runModelCommand(config, JSON.stringify(params), context.signal);

@@ -18,6 +18,11 @@ export interface ApprovalRequest {
   readonly reason: ApprovalReason;
   /** With `definition-changed`: the definition the user had allowed, to show what changed. */
   readonly previous?: Tool;
+  /**
+   * The call's signal: aborted when the caller gives up (cancels, or the connection closes)
+   * while the user is being asked. The host takes its question down; the call already ended.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A definition the user allowed always. */
@@ -157,7 +162,11 @@ export class ApprovalGate {
   }
 
   /** Asks for approval when the policy wants it; throws a `denied` LocalError on refusal. */
-  async authorize(tool: Tool, args: Readonly<Record<string, unknown>>): Promise<void> {
+  async authorize(
+    tool: Tool,
+    args: Readonly<Record<string, unknown>>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const server = this.server();
     this.emit({ type: 'call-requested', server, tool: tool.name, arguments: args });
     const policy = this.policy;
@@ -174,12 +183,22 @@ export class ApprovalGate {
     // The approval of the old definition stays on record (it allows nothing now) so that every
     // question until the new one is allowed can show what changed.
     const reason: ApprovalReason = allowed !== undefined ? 'definition-changed' : 'first-use';
-    const decision = await policy.confirm({
-      server,
-      tool,
-      arguments: args,
-      reason,
-      ...(allowed !== undefined ? { previous: allowed.definition } : {}),
+    const asked = Date.now();
+    const decision = await untilAborted(
+      policy.confirm({
+        server,
+        tool,
+        arguments: args,
+        reason,
+        ...(allowed !== undefined ? { previous: allowed.definition } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+      signal,
+      () => new LocalError('aborted', `The call to tool "${tool.name}" was cancelled`),
+    ).catch((error: unknown) => {
+      // The trail shows how a request that was never decided ended.
+      this.finished(tool.name, { error }, asked);
+      throw error;
     });
     this.emit({ type: 'call-decided', server, tool: tool.name, decision, reason });
     if (decision === 'deny')
@@ -221,4 +240,31 @@ export class ApprovalGate {
       // An audit sink that throws must not break tool calls.
     }
   }
+}
+
+/**
+ * `answer`, or the error of `signal`'s abort if that comes first: a caller who gave up is not kept
+ * waiting on a question nobody may ever answer.
+ */
+function untilAborted<T>(
+  answer: T | Promise<T>,
+  signal: AbortSignal | undefined,
+  abortError: () => Error,
+): Promise<T> {
+  if (!signal) return Promise.resolve(answer);
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(answer).then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

@@ -198,6 +198,30 @@ describe('the human in the loop', () => {
     });
   });
 
+  it('stops waiting for the user when the caller gives up, and lets the host know', async () => {
+    const events: AuditEvent[] = [];
+    let seen: AbortSignal | undefined;
+    const fake = fakeServer([{ ...weather, outputSchema: undefined }]);
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      {
+        // A host whose person never answers.
+        approval: { confirm: (r) => ((seen = r.signal), new Promise(() => {})) },
+        audit: (e) => events.push(e),
+      },
+    );
+    await client.connect(fake.clientTransport);
+    const cancel = new AbortController();
+    const call = client.callTool('weather', {}, { signal: cancel.signal });
+    await sleep(20);
+    expect(seen?.aborted).toBe(false);
+    cancel.abort();
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+    expect(seen?.aborted).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['tools-exposed', 'call-requested', 'call-failed']);
+    expect(fake.calls).toHaveLength(0);
+  });
+
   it('writes an audit trail of exposure, requests, decisions and outcomes', async () => {
     const events: Array<AuditEvent & { at: string }> = [];
     const fake = fakeServer([{ ...weather, outputSchema: undefined }]);

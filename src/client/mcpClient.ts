@@ -422,7 +422,7 @@ export class McpClient {
         `Tool "${name}" is not offered by the server, so it cannot be approved`,
       );
     }
-    if (tool) await this.gate.authorize(tool, args);
+    if (tool) await this.gate.authorize(tool, args, options.signal);
     const startedAt = Date.now();
     try {
       const params: JsonObject = { name, arguments: args };

@@ -15,6 +15,10 @@ export interface FakeServer {
   lists: number;
   /** Sends a notification to the client. */
   notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /** Sends a request to the client (answers to it are kept in `answers`). */
+  request(id: string, method: string, params: Record<string, unknown>): Promise<void>;
+  /** The client's answers to `request`, by id. */
+  answers: Map<string, Record<string, unknown>>;
   /** Closes the server's end, as a server that goes away. */
   close(): Promise<void>;
 }
@@ -31,10 +35,14 @@ export function fakeServer(tools: Tool[], protocolVersion = '2025-11-25'): FakeS
       serverTransport.send(
         params ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', method },
       ),
+    request: (id, method, params) => serverTransport.send({ jsonrpc: '2.0', id, method, params }),
+    answers: new Map(),
     close: () => serverTransport.close(),
   };
   serverTransport.onmessage = (raw) => {
-    const m = raw as { id?: number; method?: string; params?: Record<string, unknown> };
+    const m = raw as { id?: number | string; method?: string; params?: Record<string, unknown> };
+    if (m.id !== undefined && m.method === undefined)
+      fake.answers.set(String(m.id), raw as Record<string, unknown>);
     if (m.id === undefined || m.method === undefined) return;
     let result: unknown;
     if (m.method === 'initialize') {

@@ -197,10 +197,12 @@ export function consoleHandler(
     if (m) {
       if (!session.model) return json(409, { error: 'No model command is configured' });
       try {
-        const text = await session.draftReply(m[1]!);
-        return text === undefined
+        const draft = await session.draftReply(m[1]!);
+        if (draft === 'busy')
+          return json(409, { error: 'A draft of this request is already being written' });
+        return draft === undefined
           ? json(404, { error: 'No such sampling request is waiting' })
-          : json(200, { text });
+          : json(200, draft);
       } catch (error) {
         return json(502, { error: error instanceof Error ? error.message : String(error) });
       }

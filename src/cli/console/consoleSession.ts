@@ -17,7 +17,7 @@ import {
   type LoggingMessageParams,
 } from '../../index.js';
 import type { SamplingConfig } from '../config.js';
-import { replyOf, runModelCommand } from '../samplingCommand.js';
+import { modelOf, replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
 import type { HistoryFile } from './historyFile.js';
 import { ServerLink, type ServerConnector } from './serverLink.js';
@@ -85,6 +85,8 @@ export class ConsoleSession {
       resolve: (answer: unknown) => void;
       /** What runs for it (a model command's draft): stopped once it is answered. */
       stops: Set<() => void>;
+      /** A draft is being written: one at a time per request. */
+      drafting: boolean;
     }
   >();
   private nextId = 1;
@@ -106,26 +108,35 @@ export class ConsoleSession {
       this.history.push({ type: 'audit', server: '', target, event, at: event.at });
   }
 
-  /** The model command as the page names it. */
+  /** The model command as the page names it (its whole command line: the page is local). */
   get modelName(): string | undefined {
     return this.model ? [this.model.command, ...this.model.args].join(' ') : undefined;
   }
 
   /**
    * Asks the model command for a draft reply to a waiting sampling request: its text, for the
-   * person to read, change and send (or not). Stopped when the request is answered meanwhile.
+   * person to read, change and send (or not); `busy` while an earlier draft of it is being
+   * written. Stopped when the request is answered meanwhile.
    */
-  async draftReply(id: string): Promise<string | undefined> {
+  async draftReply(id: string): Promise<{ text: string } | 'busy' | undefined> {
     const input = this.inputs.get(id);
-    if (!input || input.kind !== 'sampling' || !this.model || !this.modelName) return undefined;
+    if (!input || input.kind !== 'sampling' || !this.model) return undefined;
+    if (input.drafting) return 'busy';
+    input.drafting = true;
     const stop = new AbortController();
-    input.stops.add(() => stop.abort());
-    const reply = replyOf(
-      await runModelCommand(this.model, JSON.stringify(input.params), stop.signal),
-      this.modelName,
-    );
-    const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
-    return blocks.map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`)).join('\n');
+    const abort = (): void => stop.abort();
+    input.stops.add(abort);
+    try {
+      const printed = await runModelCommand(this.model, JSON.stringify(input.params), stop.signal);
+      const reply = replyOf(printed, modelOf(this.model));
+      const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
+      return {
+        text: blocks.map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`)).join('\n'),
+      };
+    } finally {
+      input.drafting = false;
+      input.stops.delete(abort);
+    }
   }
 
   /**
@@ -162,11 +173,20 @@ export class ConsoleSession {
         },
         audit: (event) => this.emit({ type: 'audit', server: id, target: link.target, event }),
         // The page answers the server's questions: a form or a URL, and a model's reply.
+        // A request the server cancels, or that dies with its connection, leaves the page.
         handlers: {
-          elicitation: (params) =>
-            this.askInput(id, 'elicitation', params) as Promise<ElicitResult>,
-          sampling: async (params) => {
-            const answer = (await this.askInput(id, 'sampling', params)) as {
+          elicitation: (params, context) =>
+            this.askInput(
+              id,
+              { kind: 'elicitation', params },
+              context.signal,
+            ) as Promise<ElicitResult>,
+          sampling: async (params, context) => {
+            const answer = (await this.askInput(
+              id,
+              { kind: 'sampling', params },
+              context.signal,
+            )) as {
               text?: unknown;
               fromModel?: unknown;
             };
@@ -177,8 +197,8 @@ export class ConsoleSession {
               content: { type: 'text', text: answer.text },
               // The model's draft as it was, or the person's words.
               model:
-                answer.fromModel === true && this.modelName
-                  ? this.modelName
+                answer.fromModel === true && this.model
+                  ? modelOf(this.model)
                   : 'a person, in toolwire console',
             };
           },
@@ -223,10 +243,33 @@ export class ConsoleSession {
     return true;
   }
 
-  private askInput(server: string, kind: InputKind, params: unknown): Promise<unknown> {
+  /**
+   * Puts a server request before the person; settled by their answer, or (with a cancel) when
+   * `signal` aborts: the server cancelled it or the connection closed, so nobody waits for it.
+   */
+  private askInput(
+    server: string,
+    request: { kind: InputKind; params: unknown },
+    signal: AbortSignal,
+  ): Promise<unknown> {
     const id = `i${this.nextId++}`;
+    const { kind, params } = request;
     return new Promise((resolve) => {
-      this.inputs.set(id, { server, kind, params, resolve, stops: new Set() });
+      const gone = (): void => void this.answerInput(id, { action: 'cancel' });
+      if (signal.aborted) return resolve({ action: 'cancel' });
+      signal.addEventListener('abort', gone, { once: true });
+      const settle = (answer: unknown): void => {
+        signal.removeEventListener('abort', gone);
+        resolve(answer);
+      };
+      this.inputs.set(id, {
+        server,
+        kind,
+        params,
+        resolve: settle,
+        stops: new Set(),
+        drafting: false,
+      });
       this.emit({ type: 'input', id, server, kind, params });
     });
   }
@@ -322,11 +365,23 @@ export class ConsoleSession {
     this.historyFile?.close();
   }
 
+  /**
+   * Puts a confirmation before the person. A call that ends first (cancelled, its connection
+   * gone) takes the question down: denied, as nobody allowed it.
+   */
   private ask(server: string, request: ApprovalRequest): Promise<ApprovalDecision> {
     const id = `q${this.nextId++}`;
+    const { signal, ...shown } = request;
     return new Promise((resolve) => {
-      this.pending.set(id, { server, request, resolve });
-      this.emit({ type: 'confirm', id, server, request });
+      const gone = (): void => void this.decide(id, 'deny');
+      if (signal?.aborted) return resolve('deny');
+      signal?.addEventListener('abort', gone, { once: true });
+      const settle = (decision: ApprovalDecision): void => {
+        signal?.removeEventListener('abort', gone);
+        resolve(decision);
+      };
+      this.pending.set(id, { server, request: shown, resolve: settle });
+      this.emit({ type: 'confirm', id, server, request: shown });
     });
   }
 

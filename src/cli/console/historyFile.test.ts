@@ -51,15 +51,31 @@ describe("the console's history file", () => {
     file.close();
   });
 
-  it('moves a file past its limit aside when opened, keeping one generation', () => {
+  it('moves the default file past its limit aside when opened, keeping one generation', () => {
     const path = join(dir, 'big.jsonl');
     writeFileSync(path, `${'x'.repeat(17 * 1024 * 1024)}\n`);
-    const file = new HistoryFile(path);
+    const file = new HistoryFile(path, { rotate: true });
     expect(file.recent(10)).toEqual([]);
     file.append(requested(4), 'a');
     file.close();
     expect(existsSync(`${path}.1`)).toBe(true);
     expect(statSync(path).size).toBeLessThan(1024);
+  });
+
+  it('never moves an audit file the user named, and can keep one without reading it back', () => {
+    const path = join(dir, 'audit.jsonl');
+    writeFileSync(path, `${'x'.repeat(17 * 1024 * 1024)}\n`);
+    new HistoryFile(path).close();
+    expect(existsSync(`${path}.1`)).toBe(false);
+    expect(statSync(path).size).toBeGreaterThan(16 * 1024 * 1024);
+
+    const quiet = join(dir, 'quiet.jsonl');
+    writeFileSync(quiet, `${JSON.stringify({ ...requested(1), target: 'a' })}\n`);
+    const file = new HistoryFile(quiet, { readBack: false });
+    expect(file.recent(10)).toEqual([]);
+    file.append(requested(2), 'a');
+    file.close();
+    expect(readFileSync(quiet, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it('says how to go on when the file cannot be kept', () => {

@@ -3,8 +3,9 @@
  * a line with the server as the user named it (`target`), as `--audit` writes them for `call`.
  * By default `console-history.jsonl` beside the credentials file, created readable by the user
  * only, in a folder only the user can enter; appended synchronously, so that nothing is lost when
- * the console ends. A new console reads the newest events back, so the history survives restarts;
- * a file grown past its limit is moved aside to `<name>.1` first (one generation kept).
+ * the console ends. A new console reads the newest events back, so the history survives restarts.
+ * The default file, grown past its limit, is moved aside to `<name>.1` first (one generation
+ * kept); an audit file the user named is never moved: what keeps it is theirs to decide.
  */
 import { closeSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,15 +33,29 @@ function isHistoryLine(value: unknown): value is HistoryLine {
   return typeof type === 'string' && typeof at === 'string' && typeof target === 'string';
 }
 
+/** How a history file is kept. */
+export interface HistoryFileOptions {
+  /** Move a file past its limit aside when opened (the default file). Default: false. */
+  rotate?: boolean;
+  /** Show its newest events again (false: written only, as with `--no-history`). Default: true. */
+  readBack?: boolean;
+}
+
 /** The console's history file. */
 export class HistoryFile {
   private fd: number | undefined;
+  private readonly readBack: boolean;
 
   /** Opens (creating) the file at `path`; one that cannot be opened is a usage error. */
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    options: HistoryFileOptions = {},
+  ) {
+    this.readBack = options.readBack ?? true;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      if ((statOrUndefined(path)?.size ?? 0) > ROTATE_BYTES) renameSync(path, `${path}.1`);
+      if (options.rotate === true && (statOrUndefined(path)?.size ?? 0) > ROTATE_BYTES)
+        renameSync(path, `${path}.1`);
       this.fd = openSync(path, 'a+', 0o600);
     } catch (error) {
       throw new UsageError(
@@ -51,7 +66,7 @@ export class HistoryFile {
 
   /** The newest `max` events of the file, oldest first; lines it cannot read are passed over. */
   recent(max: number): HistoryLine[] {
-    if (this.fd === undefined) return [];
+    if (this.fd === undefined || !this.readBack) return [];
     const size = statOrUndefined(this.path)?.size ?? 0;
     const start = Math.max(0, size - TAIL_BYTES);
     const buffer = Buffer.alloc(size - start);
@@ -73,7 +88,7 @@ export class HistoryFile {
   }
 
   /** Appends one event. */
-  append(event: AuditEvent, target: string): void {
+  append(event: AuditEvent & { at: string }, target: string): void {
     if (this.fd !== undefined) writeSync(this.fd, `${JSON.stringify({ ...event, target })}\n`);
   }
 

@@ -100,4 +100,33 @@ describe('ServerLink', () => {
       'failed: The connection ended: The server was ended by SIGKILL',
     ]);
   });
+
+  it('asks why before closing the attempt (a close would end the server, hiding its exit)', async () => {
+    let closedByTheConsole = false;
+    const states: string[] = [];
+    const connector: ServerConnector = {
+      transport: () => {
+        const [client, server] = createLinkedPair();
+        // The server goes away on its own while the client waits for `initialize`.
+        setTimeout(() => void server.close(), 10);
+        return client;
+      },
+      explain: async () => (closedByTheConsole ? undefined : 'The server exited with code 3'),
+    };
+    const link = new ServerLink({ id: 's1', target: 'test' }, connector, {
+      newClient: () => {
+        const client = new McpClient({ name: 'c', version: '1' });
+        const close = client.close.bind(client);
+        client.close = async () => {
+          closedByTheConsole = true;
+          await close();
+        };
+        return client;
+      },
+      changed: (l) => states.push(l.error ? `${l.state}: ${l.error}` : l.state),
+    });
+    await link.connect();
+    expect(link.error).toBe('The server exited with code 3');
+    expect(states).toEqual(['connecting', 'failed: The server exited with code 3']);
+  });
 });

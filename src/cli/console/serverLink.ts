@@ -88,14 +88,17 @@ export class ServerLink {
       this.tools = await client.listTools();
       this.client = client;
       this.state = 'connected';
+      this.attempt = undefined;
     } catch (error) {
-      await client.close().catch(() => {});
-      this.state = 'failed';
-      this.error = attempt.cancelled
+      // Why, before closing: the close itself ends a stdio server, which would hide its exit.
+      const why = attempt.cancelled
         ? 'Cancelled from the console'
         : ((await this.connector.explain?.()) ?? messageOf(error));
-    } finally {
+      await client.close().catch(() => {});
+      // Failed only once the attempt is over: a retry from the page starts a new one.
       this.attempt = undefined;
+      this.state = 'failed';
+      this.error = why;
     }
     this.hooks.changed(this);
     return true;

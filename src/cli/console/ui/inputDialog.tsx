@@ -5,7 +5,7 @@
  * drafted by the configured model command when the person asks, or Reject.
  */
 import { useState } from 'preact/hooks';
-import { post } from './api.js';
+import { jsonOf, post } from './api.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
 import type { Input, Json } from './types.js';
 import { visible } from './visibleText.js';
@@ -22,12 +22,16 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
     setDrafting(true);
     setProblem('');
     try {
-      const response = await post(`/api/inputs/${input.id}/draft`, {});
-      const body = (await response.json()) as { text?: string; error?: string };
-      if (typeof body.text === 'string') {
-        setDraft(body.text);
-        setReply(body.text);
-      } else setProblem(body.error ?? `HTTP ${response.status}`);
+      const body = await jsonOf(await post(`/api/inputs/${input.id}/draft`, {}));
+      if (typeof body['text'] === 'string') {
+        setDraft(body['text']);
+        setReply(body['text']);
+      } else setProblem(String(body['error'] ?? 'No draft came back'));
+    } catch (error) {
+      // The console is gone, or the network between.
+      setProblem(
+        `The console did not answer: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       setDrafting(false);
     }
