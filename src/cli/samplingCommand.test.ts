@@ -102,7 +102,8 @@ describe('a model command', () => {
       const output = {
         write: (text: string) => {
           shown += text;
-          if (text.endsWith('[y/N] ')) setImmediate(() => input.write(`${answers.shift()}\n`));
+          const next = text.endsWith('[y/N] ') ? answers.shift() : undefined;
+          if (next !== undefined) setImmediate(() => input.write(`${next}\n`));
         },
       };
       return { io: { input, output }, shown: () => shown };
@@ -124,6 +125,14 @@ describe('a model command', () => {
       commandSampling(node('process.exit(9)'), deny.io)(params, { signal: never }),
     ).rejects.toMatchObject({ code: -1, message: 'User rejected sampling request' });
     expect(deny.shown()).not.toContain('replied');
+    // The server cancels while the person is still being asked: the question goes away.
+    const waiting = ask();
+    const cancel = new AbortController();
+    const withdrawn = commandSampling(node(ECHO), waiting.io)(params, { signal: cancel.signal });
+    await sleep(20);
+    cancel.abort();
+    await expect(withdrawn).rejects.toMatchObject({ name: 'AbortError' });
+    expect(waiting.shown()).toContain('The server withdrew its sampling request.');
   });
 });
 

@@ -105,9 +105,9 @@ export function runModelCommand(
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       if (error) {
-        child.stdout.destroy();
         // Even when the command itself is gone: what it started may hold its stdout.
         killGroup(child);
+        child.stdout.destroy();
         reject(error);
       } else resolve(stdout ?? '');
     };
@@ -152,37 +152,46 @@ async function allowed(
 }
 
 /**
- * The sampling handler of a configured model command. `ask`: the terminal to ask on (none: the
+ * The sampling handler of a configured model command. `terminal`: the terminal to ask on (none: the
  * person allowed everything beforehand with `--yes`).
  */
 export function commandSampling(
   config: SamplingConfig,
-  ask: PromptIo | undefined,
+  terminal: PromptIo | undefined,
 ): (params: CreateMessageParams, context: { signal: AbortSignal }) => Promise<CreateMessageResult> {
   // Shown in full to the person who configured it; the server learns only the program's name.
   const commandLine = [config.command, ...config.args].join(' ');
   const model = modelOf(config);
   return async (params, context) => {
-    // One reader for both questions: answers typed ahead are not lost between them.
-    const rl = ask ? createInterface({ input: ask.input, terminal: false }) : undefined;
+    // One reader for both questions: answers typed ahead are not lost between them. A request the
+    // server cancels takes its question away.
+    const io: PromptIo | undefined = terminal && {
+      ...terminal,
+      signal: terminal.signal ? AbortSignal.any([terminal.signal, context.signal]) : context.signal,
+    };
+    const rl = io ? createInterface({ input: io.input, terminal: false }) : undefined;
     try {
-      if (ask && rl) {
-        ask.output.write(`${describeSampling(params).join('\n')}\n`);
-        if (!(await allowed(rl, ask, `Send it to ${terminalLine(commandLine)}?`)))
+      if (io && rl) {
+        io.output.write(`${describeSampling(params).join('\n')}\n`);
+        if (!(await allowed(rl, io, `Send it to ${terminalLine(commandLine)}?`)))
           throw new RpcError(USER_REJECTED, 'User rejected sampling request');
       }
       const printed = await runModelCommand(config, JSON.stringify(params), context.signal);
       const reply = replyOf(printed, model);
-      if (ask && rl) {
+      if (io && rl) {
         const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
         const text = blocks
           .map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`))
           .join(' ');
-        ask.output.write(`The model replied: ${terminalLine(text)}\n`);
-        if (!(await allowed(rl, ask, 'Return this reply to the server?')))
+        io.output.write(`The model replied: ${terminalLine(text)}\n`);
+        if (!(await allowed(rl, io, 'Return this reply to the server?')))
           throw new RpcError(USER_REJECTED, 'User rejected the sampling reply');
       }
       return reply;
+    } catch (error) {
+      if (io && context.signal.aborted)
+        io.output.write('\nThe server withdrew its sampling request.\n');
+      throw error;
     } finally {
       rl?.close();
     }

@@ -152,11 +152,18 @@ async function askForm(
   return { action: 'accept', content };
 }
 
-/** The elicitation handler of the CLI on a terminal. */
+/**
+ * The elicitation handler of the CLI on a terminal. A question the server cancels (or that its
+ * connection takes away) is withdrawn: said on the terminal, answered with cancel.
+ */
 export function terminalElicitation(
-  io: ElicitationIo,
-): (params: ElicitParams) => Promise<ElicitResult> {
-  return async (params) => {
+  terminal: ElicitationIo,
+): (params: ElicitParams, request: { signal: AbortSignal }) => Promise<ElicitResult> {
+  return async (params, request) => {
+    const signal = terminal.signal
+      ? AbortSignal.any([terminal.signal, request.signal])
+      : request.signal;
+    const io = { ...terminal, signal };
     io.output.write(`\nThe server asks: ${terminalLine(params.message)}\n`);
     const rl = createInterface({ input: io.input, terminal: false });
     try {
@@ -172,6 +179,10 @@ export function terminalElicitation(
         return { action: 'accept' };
       }
       return await askForm(params, rl, io);
+    } catch (error) {
+      if (!request.signal.aborted || terminal.signal?.aborted) throw error;
+      io.output.write('\nThe server withdrew its question.\n');
+      return { action: 'cancel' };
     } finally {
       rl.close();
     }
