@@ -101,11 +101,36 @@ describe('the console session', () => {
     expect(await first).toEqual({ text: 'Hello' });
     // Done: another may be asked for, and one that is still running stops with the answer.
     const second = session.draftReply(id);
-    expect(session.answerInput(id, { text: 'Hello', fromModel: true })).toBe(true);
+    expect(session.answerInput(id, { text: 'Hello' })).toBe(true);
     await expect(second).rejects.toMatchObject({ message: 'The sampling request was cancelled' });
     await until(() => fake.answers.has('s1'));
     const answer = fake.answers.get('s1') as { result: { model: string } };
     expect(answer.result.model).toBe('node');
     expect(JSON.stringify(answer)).not.toContain('sk-secret');
+  });
+
+  it("names the model a draft says it is; a reply the person changed is the person's", async () => {
+    const fake = fakeServer([remove]);
+    const reported = JSON.stringify({ content: { type: 'text', text: 'Hi!' }, model: 'local-7b' });
+    const model = {
+      command: process.execPath,
+      args: ['-e', `console.log(${JSON.stringify(reported)})`],
+    };
+    const { session } = await sessionWith(fake, model);
+    for (const [request, sent] of [
+      ['s1', 'Hi!'],
+      ['s2', 'Hi! (checked by me)'],
+    ] as const) {
+      await fake.request(request, 'sampling/createMessage', sampling);
+      await until(() => session.waitingInputs().length === 1);
+      const id = session.waitingInputs()[0]!.id;
+      expect(await session.draftReply(id)).toEqual({ text: 'Hi!' });
+      session.answerInput(id, { text: sent });
+      await until(() => fake.answers.has(request));
+    }
+    expect(fake.answers.get('s1')).toMatchObject({ result: { model: 'local-7b' } });
+    expect(fake.answers.get('s2')).toMatchObject({
+      result: { model: 'a person, in toolwire console', content: { text: 'Hi! (checked by me)' } },
+    });
   });
 });

@@ -63,6 +63,15 @@ function isElicitResult(value: unknown): value is ElicitResult {
   );
 }
 
+/** The person's answer to a server request; `model`: the model whose draft was sent unchanged. */
+interface Answered {
+  answer: unknown;
+  model?: string;
+}
+
+/** How many drafts of one request are remembered. */
+const DRAFTS = 8;
+
 /** The spec's code for a sampling request the user rejected. */
 const USER_REJECTED = -1;
 
@@ -82,11 +91,13 @@ export class ConsoleSession {
       server: string;
       kind: InputKind;
       params: unknown;
-      resolve: (answer: unknown) => void;
+      resolve: (answered: Answered) => void;
       /** What runs for it (a model command's draft): stopped once it is answered. */
       stops: Set<() => void>;
       /** A draft is being written: one at a time per request. */
       drafting: boolean;
+      /** The model command's drafts for it, newest last: a reply sent as one is the model's. */
+      drafts: Array<{ text: string; model: string }>;
     }
   >();
   private nextId = 1;
@@ -130,9 +141,13 @@ export class ConsoleSession {
       const printed = await runModelCommand(this.model, JSON.stringify(input.params), stop.signal);
       const reply = replyOf(printed, modelOf(this.model));
       const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
-      return {
-        text: blocks.map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`)).join('\n'),
-      };
+      const text = blocks
+        .map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`))
+        .join('\n');
+      // The model it says it is (a JSON reply's `model`), else the program's name.
+      input.drafts.push({ text, model: reply.model });
+      if (input.drafts.length > DRAFTS) input.drafts.shift();
+      return { text };
     } finally {
       input.drafting = false;
       input.stops.delete(abort);
@@ -175,31 +190,23 @@ export class ConsoleSession {
         // The page answers the server's questions: a form or a URL, and a model's reply.
         // A request the server cancels, or that dies with its connection, leaves the page.
         handlers: {
-          elicitation: (params, context) =>
-            this.askInput(
-              id,
-              { kind: 'elicitation', params },
-              context.signal,
-            ) as Promise<ElicitResult>,
+          elicitation: async (params, context) =>
+            (await this.askInput(id, { kind: 'elicitation', params }, context.signal))
+              .answer as ElicitResult,
           sampling: async (params, context) => {
-            const answer = (await this.askInput(
+            const { answer, model } = await this.askInput(
               id,
               { kind: 'sampling', params },
               context.signal,
-            )) as {
-              text?: unknown;
-              fromModel?: unknown;
-            };
-            if (typeof answer.text !== 'string')
+            );
+            const text = (answer as { text?: unknown }).text;
+            if (typeof text !== 'string')
               throw new RpcError(USER_REJECTED, 'User rejected sampling request');
+            // A draft of the model command sent as it was is the model's; else the person's words.
             return {
               role: 'assistant',
-              content: { type: 'text', text: answer.text },
-              // The model's draft as it was, or the person's words.
-              model:
-                answer.fromModel === true && this.model
-                  ? modelOf(this.model)
-                  : 'a person, in toolwire console',
+              content: { type: 'text', text },
+              model: model ?? 'a person, in toolwire console',
             };
           },
         },
@@ -239,7 +246,9 @@ export class ConsoleSession {
     this.inputs.delete(id);
     for (const stop of input.stops) stop();
     this.emit({ type: 'answered', id });
-    input.resolve(answer);
+    const text = (answer as { text?: unknown } | null)?.text;
+    const draft = input.drafts.findLast((d) => d.text === text);
+    input.resolve(draft ? { answer, model: draft.model } : { answer });
     return true;
   }
 
@@ -251,16 +260,16 @@ export class ConsoleSession {
     server: string,
     request: { kind: InputKind; params: unknown },
     signal: AbortSignal,
-  ): Promise<unknown> {
+  ): Promise<Answered> {
     const id = `i${this.nextId++}`;
     const { kind, params } = request;
     return new Promise((resolve) => {
       const gone = (): void => void this.answerInput(id, { action: 'cancel' });
-      if (signal.aborted) return resolve({ action: 'cancel' });
+      if (signal.aborted) return resolve({ answer: { action: 'cancel' } });
       signal.addEventListener('abort', gone, { once: true });
-      const settle = (answer: unknown): void => {
+      const settle = (answered: Answered): void => {
         signal.removeEventListener('abort', gone);
-        resolve(answer);
+        resolve(answered);
       };
       this.inputs.set(id, {
         server,
@@ -269,6 +278,7 @@ export class ConsoleSession {
         resolve: settle,
         stops: new Set(),
         drafting: false,
+        drafts: [],
       });
       this.emit({ type: 'input', id, server, kind, params });
     });

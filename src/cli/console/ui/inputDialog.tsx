@@ -14,8 +14,8 @@ import { visible } from './visibleText.js';
 export function InputDialog({ input, model }: { input: Input; model: string | undefined }) {
   const answer = (body: unknown) => void post(`/api/inputs/${input.id}`, body);
   const [reply, setReply] = useState('');
-  // The model command's draft, the person's to read and change before sending.
-  const [draft, setDraft] = useState<string | undefined>(undefined);
+  // The model command's draft fills the reply, the person's to read and change before sending
+  // (the console tells the server a reply sent unchanged is the model's).
   const [drafting, setDrafting] = useState(false);
   const [problem, setProblem] = useState('');
   const askModel = async () => {
@@ -24,7 +24,6 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
     try {
       const body = await jsonOf(await post(`/api/inputs/${input.id}/draft`, {}));
       if (typeof body['text'] === 'string') {
-        setDraft(body['text']);
         setReply(body['text']);
       } else setProblem(String(body['error'] ?? 'No draft came back'));
     } catch (error) {
@@ -77,12 +76,7 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
           onInput={(e) => setReply((e.target as HTMLTextAreaElement).value)}
         />
         <div class="actions">
-          <button
-            class="primary"
-            onClick={() =>
-              answer({ text: reply, fromModel: draft !== undefined && reply === draft })
-            }
-          >
+          <button class="primary" onClick={() => answer({ text: reply })}>
             Send reply
           </button>
           <button class="danger" onClick={() => answer({})}>
