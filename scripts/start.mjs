@@ -8,7 +8,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 prepare();
 const cli = `${root}dist/cli/main.js`;
 const server = ['--', process.execPath, cli, 'serve', `${root}build/examples/everything/server.js`];
+// On a terminal, `call` asks before each tool not marked read-only: the person answers. Off one
+// (CI, a pipe) it would refuse them (exit 2), so the demo allows them with --yes and says so.
+const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+if (!interactive)
+  console.log(
+    '(no terminal to confirm on: calls pass --yes; on a terminal toolwire asks before each tool not marked read-only)',
+  );
 const toolwire = (...args) => {
+  if (args[0] === 'call' && !interactive) args.push('--yes');
   console.log(`\n$ toolwire ${args.join(' ')}`);
   try {
     execFileSync(process.execPath, [cli, ...args, ...server], { cwd: root, stdio: 'inherit' });
