@@ -10,7 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { HttpClientTransport, OAuthClient } from '../http.js';
-import { FileOAuthStore, isLoopbackHost, LoopbackRedirectReceiver, serveHttp } from '../node.js';
+import {
+  FileOAuthStore,
+  isLoopbackHost,
+  LoopbackRedirectReceiver,
+  serveHttp,
+  type HttpListener,
+} from '../node.js';
 import { StdioClientTransport } from '../stdio.js';
 import { parseOwn, UsageError } from './argValues.js';
 import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
@@ -54,7 +60,7 @@ export function parseConsole(own: string[], target: string[] | undefined): Conso
   if (values['no-history'] === true && values.audit !== undefined)
     throw new UsageError('console: --audit names the history file; --no-history keeps none');
   for (const url of positionals)
-    if (!/^https?:\/\//i.test(url))
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
       throw new UsageError(`console: ${JSON.stringify(url)} is not an http(s) URL`);
   if (positionals.length === 0 && (!target || target.length === 0 || target[0] === ''))
     throw new UsageError('console: give server URLs, and/or a command after "--"');
@@ -196,10 +202,11 @@ export async function consoleCommand(
     model: config.sampling,
   });
   const interrupt = interruptOnSigint(io.signals);
+  let listener: HttpListener | undefined;
   try {
     const token = randomBytes(32).toString('base64url');
     const guard = new ConsoleGuard(token);
-    const listener = await serveHttp(consoleHandler(session, guard, page), {
+    listener = await serveHttp(consoleHandler(session, guard, page), {
       host: command.host,
       port: command.port,
     });
@@ -222,10 +229,11 @@ export async function consoleCommand(
       interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     stopReporting();
-    await listener.close();
     return EXIT.ok;
   } finally {
     interrupt.dispose();
+    // The session first: it ends the pages' event streams, which the listener would wait for.
     await session.close();
+    await listener?.close();
   }
 }

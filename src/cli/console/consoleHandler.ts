@@ -101,14 +101,18 @@ function events(session: ConsoleSession, signal: AbortSignal): Response {
         unsubscribe();
         clearInterval(keepAlive);
       };
-      signal.addEventListener('abort', () => {
+      // The page went away, or the console is closing (its listener waits for every stream).
+      const end = (): void => {
         stop();
         try {
           controller.close();
         } catch {
           // already closed
         }
-      });
+      };
+      const ended = AbortSignal.any([signal, session.closing]);
+      if (ended.aborted) end();
+      else ended.addEventListener('abort', end, { once: true });
       send(': connected\n\n');
     },
     cancel: () => stop(),

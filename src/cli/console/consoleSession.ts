@@ -101,6 +101,9 @@ export class ConsoleSession {
     }
   >();
   private nextId = 1;
+  private readonly closer = new AbortController();
+  /** Aborted when the console closes: what serves pages (their event streams) ends with it. */
+  readonly closing: AbortSignal = this.closer.signal;
 
   private readonly historyFile: HistoryFile | undefined;
   /** The model command that can draft a reply to a sampling request (config.json). */
@@ -368,6 +371,7 @@ export class ConsoleSession {
 
   /** Closes every connection; pending confirmations are denied. */
   async close(): Promise<void> {
+    this.closer.abort();
     for (const id of [...this.pending.keys()]) this.decide(id, 'deny');
     for (const id of [...this.inputs.keys()]) this.answerInput(id, { action: 'cancel' });
     for (const controller of this.running.values()) controller.abort();
