@@ -6,7 +6,6 @@
  * server its user named). `--yes` allows without asking. Without a terminal, a tool that needs
  * confirmation is refused (exit 2) with the ways to allow it.
  */
-import { createInterface } from 'node:readline/promises';
 import type {
   ApprovalDecision,
   ApprovalPolicy,
@@ -18,6 +17,7 @@ import { definitionDiff } from './definitionDiff.js';
 import { CliFailure, EXIT } from './failure.js';
 import { renderTool } from './render.js';
 import { terminalJson, terminalLine } from './terminalText.js';
+import { takeTurn } from './terminalTurn.js';
 
 /** Which calls are confirmed. */
 export type ConfirmMode = 'always' | 'unless-read-only' | 'never';
@@ -82,25 +82,19 @@ const ANSWERS: Record<string, ApprovalDecision> = {
 };
 
 /** Asks on the terminal; an unclear answer is asked again, three times at most, then denied. */
-async function ask(
-  request: ApprovalRequest,
-  server: string,
-  io: PromptIo,
-): Promise<ApprovalDecision> {
-  io.output.write(describeRequest(request, server));
-  // terminal: false keeps the terminal cooked: Ctrl-C reaches the process as SIGINT (cancel).
-  const rl = createInterface({ input: io.input, terminal: false });
-  try {
+function ask(request: ApprovalRequest, server: string, io: PromptIo): Promise<ApprovalDecision> {
+  // A call the caller gives up on takes its question away, waiting or asked.
+  const signals = [io.signal, request.signal].filter((s) => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  return takeTurn({ ...io, ...(signal ? { signal } : {}) }, async (answerTo) => {
+    io.output.write(describeRequest(request, server));
     for (let attempt = 0; attempt < 3; attempt++) {
-      io.output.write('Allow? [y] once, [a] always (this definition), [N] deny: ');
-      const answer = await rl.question('', io.signal ? { signal: io.signal } : {});
+      const answer = await answerTo('Allow? [y] once, [a] always (this definition), [N] deny: ');
       const decision = ANSWERS[answer.trim().toLowerCase()];
       if (decision) return decision;
     }
     return 'deny';
-  } finally {
-    rl.close();
-  }
+  });
 }
 
 /** The approval policy of `toolwire call`. */

@@ -9,11 +9,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { RpcError, type CreateMessageParams, type CreateMessageResult } from '../index.js';
 import type { PromptIo } from './callConfirmation.js';
 import type { SamplingConfig } from './config.js';
 import { terminalLine } from './terminalText.js';
+import { takeTurn } from './terminalTurn.js';
 import { describeSampling, USER_REJECTED } from './terminalSampling.js';
 
 /** The most a model command may print. */
@@ -140,15 +140,15 @@ export function runModelCommand(
   });
 }
 
-/** Asks a yes/no question on the terminal; no is the default. */
-async function allowed(
-  rl: ReturnType<typeof createInterface>,
-  io: PromptIo,
-  question: string,
-): Promise<boolean> {
-  io.output.write(`${question} [y/N] `);
-  const answer = await rl.question('', io.signal ? { signal: io.signal } : {});
-  return /^y(es)?$/i.test(answer.trim());
+/**
+ * Shows `shown` and asks a yes/no question on the terminal, in a turn of its own (no other
+ * question reads the answer); no is the default.
+ */
+function allowed(io: PromptIo, shown: string, question: string): Promise<boolean> {
+  return takeTurn(io, async (ask) => {
+    io.output.write(shown);
+    return /^y(es)?$/i.test((await ask(`${question} [y/N] `)).trim());
+  });
 }
 
 /**
@@ -163,28 +163,27 @@ export function commandSampling(
   const commandLine = [config.command, ...config.args].join(' ');
   const model = modelOf(config);
   return async (params, context) => {
-    // One reader for both questions: answers typed ahead are not lost between them. A request the
-    // server cancels takes its question away.
+    // A request the server cancels takes its question away. Each question is a turn of its own:
+    // other questions may be asked while the model writes.
     const io: PromptIo | undefined = terminal && {
       ...terminal,
       signal: terminal.signal ? AbortSignal.any([terminal.signal, context.signal]) : context.signal,
     };
-    const rl = io ? createInterface({ input: io.input, terminal: false }) : undefined;
     try {
-      if (io && rl) {
-        io.output.write(`${describeSampling(params).join('\n')}\n`);
-        if (!(await allowed(rl, io, `Send it to ${terminalLine(commandLine)}?`)))
+      if (io) {
+        const shown = `${describeSampling(params).join('\n')}\n`;
+        if (!(await allowed(io, shown, `Send it to ${terminalLine(commandLine)}?`)))
           throw new RpcError(USER_REJECTED, 'User rejected sampling request');
       }
       const printed = await runModelCommand(config, JSON.stringify(params), context.signal);
       const reply = replyOf(printed, model);
-      if (io && rl) {
+      if (io) {
         const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
         const text = blocks
           .map((b) => (b.type === 'text' ? b.text : `[${String(b.type)}]`))
           .join(' ');
-        io.output.write(`The model replied: ${terminalLine(text)}\n`);
-        if (!(await allowed(rl, io, 'Return this reply to the server?')))
+        const shown = `The model replied: ${terminalLine(text)}\n`;
+        if (!(await allowed(io, shown, 'Return this reply to the server?')))
           throw new RpcError(USER_REJECTED, 'User rejected the sampling reply');
       }
       return reply;
@@ -192,8 +191,6 @@ export function commandSampling(
       if (io && context.signal.aborted)
         io.output.write('\nThe server withdrew its sampling request.\n');
       throw error;
-    } finally {
-      rl?.close();
     }
   };
 }

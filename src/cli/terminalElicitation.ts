@@ -7,10 +7,10 @@
  * not fit. A URL elicitation shows the URL and opens it in a browser only when asked to (the
  * client has already refused any URL but https, or http on loopback).
  */
-import { createInterface, type Interface } from 'node:readline/promises';
 import type { ElicitFormParams, ElicitParams, ElicitResult } from '../index.js';
 import { openInBrowser } from '../node.js';
 import { terminalLine } from './terminalText.js';
+import { takeTurn } from './terminalTurn.js';
 
 /** The terminal the questions are asked on. */
 export interface ElicitationIo {
@@ -116,13 +116,9 @@ function describeField(name: string, field: Field, required: boolean): string {
 
 async function askForm(
   params: ElicitFormParams,
-  rl: Interface,
+  ask: (question: string) => Promise<string>,
   io: ElicitationIo,
 ): Promise<ElicitResult> {
-  const ask = (question: string) => {
-    io.output.write(question);
-    return rl.question('', io.signal ? { signal: io.signal } : {});
-  };
   const action = (await ask('Answer? [a] accept and fill in, [d] decline, [C] cancel: '))
     .trim()
     .toLowerCase();
@@ -164,27 +160,25 @@ export function terminalElicitation(
       ? AbortSignal.any([terminal.signal, request.signal])
       : request.signal;
     const io = { ...terminal, signal };
-    io.output.write(`\nThe server asks: ${terminalLine(params.message)}\n`);
-    const rl = createInterface({ input: io.input, terminal: false });
     try {
-      if (params.mode === 'url') {
-        io.output.write(`  ${terminalLine(params.url)}\n`);
-        io.output.write('Open it in a browser? [y] yes, [d] decline, [C] cancel: ');
-        const answer = (await rl.question('', io.signal ? { signal: io.signal } : {}))
-          .trim()
-          .toLowerCase();
-        if (answer === 'd') return { action: 'decline' };
-        if (answer !== 'y' && answer !== 'yes') return { action: 'cancel' };
-        openInBrowser(params.url, { output: { write: () => {} }, allowLoopbackHttp: true });
-        return { action: 'accept' };
-      }
-      return await askForm(params, rl, io);
+      return await takeTurn(io, async (ask) => {
+        io.output.write(`\nThe server asks: ${terminalLine(params.message)}\n`);
+        if (params.mode === 'url') {
+          io.output.write(`  ${terminalLine(params.url)}\n`);
+          const answer = (await ask('Open it in a browser? [y] yes, [d] decline, [C] cancel: '))
+            .trim()
+            .toLowerCase();
+          if (answer === 'd') return { action: 'decline' };
+          if (answer !== 'y' && answer !== 'yes') return { action: 'cancel' };
+          openInBrowser(params.url, { output: { write: () => {} }, allowLoopbackHttp: true });
+          return { action: 'accept' };
+        }
+        return await askForm(params, ask, io);
+      });
     } catch (error) {
       if (!request.signal.aborted || terminal.signal?.aborted) throw error;
       io.output.write('\nThe server withdrew its question.\n');
       return { action: 'cancel' };
-    } finally {
-      rl.close();
     }
   };
 }
