@@ -133,6 +133,23 @@ function elicitParams(
       );
     return params as unknown as ElicitUrlParams;
   }
+  // A form is generated from the schema: one the client could not read is refused here, in the
+  // protocol's terms, rather than failing in the handler after the user started answering.
+  const schema = params['requestedSchema'];
+  if (
+    !isPlainObject(schema) ||
+    !isPlainObject(schema['properties']) ||
+    !Object.values(schema['properties']).every(isPlainObject) ||
+    (schema['required'] !== undefined &&
+      !(
+        Array.isArray(schema['required']) &&
+        schema['required'].every((name) => typeof name === 'string')
+      ))
+  )
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      'A form elicitation/create needs a "requestedSchema" object whose "properties" are schemas',
+    );
   return params as unknown as ElicitFormParams;
 }
 
@@ -178,10 +195,7 @@ export async function answerServerRequest(
         return result as unknown as JsonObject;
       }
       const result = await handlers.elicitation(elicit, context);
-      const answered = isPlainObject(params['requestedSchema'])
-        ? withSchemaDefaults(elicit, result)
-        : result;
-      return answered as unknown as JsonObject;
+      return withSchemaDefaults(elicit, result) as unknown as JsonObject;
     }
     case 'roots/list': {
       if (!handlers.roots) throw missing(request.method);

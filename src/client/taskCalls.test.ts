@@ -135,6 +135,35 @@ describe('task status order (issue 8)', () => {
   });
 });
 
+describe('a caller who gives up while the task is being created', () => {
+  it('sends no notifications/cancelled (the spec forbids it for tasks): it cancels the task it gets', async () => {
+    const { t, client } = await connected();
+    const cancel = new AbortController();
+    const call = client.callTool('job', {}, { signal: cancel.signal });
+    const list = await nextRequest(t, 'tools/list');
+    t.inject({
+      jsonrpc: '2.0',
+      id: list.id,
+      result: {
+        tools: [
+          { name: 'job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+        ],
+      },
+    });
+    const create = await nextRequest(t, 'tools/call');
+    cancel.abort();
+    // The task the server created meanwhile arrives after the caller gave up.
+    t.inject({ jsonrpc: '2.0', id: create.id, result: { task: task('working', 1) } });
+    const cancelled = await nextRequest(t, 'tasks/cancel');
+    expect(cancelled.params).toEqual({ taskId: 't1' });
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+    const notifications = t.sent
+      .map((s) => s.message)
+      .filter((m) => 'method' in m && m.method === 'notifications/cancelled');
+    expect(notifications).toEqual([]);
+  });
+});
+
 describe('taskStatusReporter', () => {
   const run = (tasks: Task[]): string[] => {
     const seen: string[] = [];

@@ -123,10 +123,7 @@ export async function callToolAsTask(
   const done = new AbortController();
   const stop = options.signal ? AbortSignal.any([options.signal, done.signal]) : done.signal;
   try {
-    const created = await connection.request('tools/call', params, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    });
+    const created = await createTask(connection, params, options);
     const task = parseTask(created['task']);
     const immediate = isPlainObject(created['_meta'])
       ? created['_meta'][MODEL_IMMEDIATE_RESPONSE]
@@ -168,6 +165,65 @@ export async function callToolAsTask(
     done.abort();
     stopProgress();
   }
+}
+
+/** How long a caller who gave up waits for the task it asked for, to cancel it. */
+const CREATE_GRACE_MS = 5_000;
+
+/**
+ * Sends the task-augmented `tools/call`. The spec forbids `notifications/cancelled` for it
+ * (`tasks/cancel` is the way), so a caller who gives up while it is on its way does not cancel the
+ * request: it waits (a little) for the task the server creates, cancels that, and then fails as
+ * aborted. Otherwise a task created just as the caller gave up would run on, orphaned.
+ */
+function createTask(
+  connection: Connection,
+  params: JsonObject,
+  options: TaskCallOptions,
+): Promise<JsonObject> {
+  const signal = options.signal;
+  const aborted = (): LocalError =>
+    new LocalError('aborted', 'Request tools/call was aborted', { cause: signal?.reason });
+  if (signal?.aborted) return Promise.reject(aborted());
+  const creating = connection.request(
+    'tools/call',
+    params,
+    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {},
+  );
+  if (!signal) return creating;
+  return new Promise<JsonObject>((resolve, reject) => {
+    const onAbort = (): void => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((r) => (timer = setTimeout(r, CREATE_GRACE_MS)));
+      void Promise.race([
+        creating.then(
+          (created) => {
+            const taskId = isPlainObject(created['task']) ? created['task']['taskId'] : undefined;
+            if (typeof taskId === 'string')
+              connection.request('tasks/cancel', { taskId }, { timeoutMs: 10_000 }).catch(() => {});
+          },
+          () => {},
+        ),
+        late,
+      ]).then(() => {
+        clearTimeout(timer);
+        reject(aborted());
+      });
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    creating.then(
+      (created) => {
+        if (signal.aborted) return; // the abort settles it
+        signal.removeEventListener('abort', onAbort);
+        resolve(created);
+      },
+      (error: unknown) => {
+        if (signal.aborted) return;
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /**

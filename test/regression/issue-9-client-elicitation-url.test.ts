@@ -140,6 +140,18 @@ describe('URL-mode elicitation: which URLs reach the application', () => {
     ['a URL that is not a string', urlElicitation(42)],
     ['no elicitationId', { mode: 'url', message: 'm', url: 'https://example.com/' }],
     ['an unknown mode', { mode: 'browser', message: 'm', url: 'https://example.com/' }],
+    // Issue 13 (review): a form the client cannot generate failed in the handler, after the
+    // person had started answering (the CLI), or broke the console's page on every reload.
+    ['a form without requestedSchema', { message: 'm' }],
+    ['a form without properties', { message: 'm', requestedSchema: { type: 'object' } }],
+    [
+      'a form whose property is not a schema',
+      { message: 'm', requestedSchema: { type: 'object', properties: { x: null } } },
+    ],
+    [
+      'a form whose required is not a list of names',
+      { message: 'm', requestedSchema: { type: 'object', properties: {}, required: 'x' } },
+    ],
   ])('%s is -32602', async (_what, params) => {
     const s = await scripted();
     const answer = await s.elicit(params);
