@@ -368,6 +368,28 @@ describe('toolwire console in Chromium', () => {
     }
   }, 60_000);
 
+  it('shows and calls a tool whose fields a server filled with anything', async () => {
+    const odd = await consoleOf([
+      '--',
+      process.execPath,
+      `${ROOT}build/test/fixtures/oddShapesServer.js`,
+    ]);
+    try {
+      const page = await open(odd.url);
+      await page.getByRole('button', { name: 'odd' }).click();
+      const detail = page.getByRole('region', { name: 'tool odd' });
+      await detail.waitFor();
+      await detail.getByLabel('Words').fill('hello');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await page.getByText('got {"words":"hello"}').waitFor();
+      expect(await page.locator('.guarded').count()).toBe(0);
+      await page.close();
+    } finally {
+      odd.child.kill('SIGINT');
+    }
+  }, 60_000);
+
   it('shows a hostile definition and result as text: nothing runs, hidden text shown', async () => {
     const page = await open(hostileUrl);
     await page.getByRole('button', { name: 'inspect' }).click();

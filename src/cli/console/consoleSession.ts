@@ -20,6 +20,7 @@ import type { SamplingConfig } from '../config.js';
 import { modelOf, replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
 import type { HistoryFile } from './historyFile.js';
+import { pageTool } from './pageTool.js';
 import { ServerLink, type ServerConnector } from './serverLink.js';
 
 /** What a page hears. */
@@ -385,7 +386,13 @@ export class ConsoleSession {
    */
   private ask(server: string, request: ApprovalRequest): Promise<ApprovalDecision> {
     const id = `q${this.nextId++}`;
-    const { signal, ...shown } = request;
+    const { signal, ...asked } = request;
+    // The page is sent the definitions in the shape it reads.
+    const shown: ApprovalRequest = {
+      ...asked,
+      tool: pageTool(asked.tool),
+      ...(asked.previous ? { previous: pageTool(asked.previous) } : {}),
+    };
     return new Promise((resolve) => {
       const gone = (): void => void this.decide(id, 'deny');
       if (signal?.aborted) return resolve('deny');

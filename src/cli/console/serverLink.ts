@@ -6,6 +6,7 @@
  */
 import type { McpClient } from '../../client.js';
 import type { Tool, Transport } from '../../index.js';
+import { pageTool } from './pageTool.js';
 import type { SignInRelay } from './signInRelay.js';
 
 /** Where a server stands. */
@@ -156,7 +157,7 @@ export class ServerLink {
       serverInfo: this.client?.serverInfo,
       protocolVersion: this.client?.protocolVersion,
       trustAnnotations: this.trustAnnotations,
-      tools: this.tools,
+      tools: this.tools.map(pageTool),
     };
   }
 }

@@ -10,6 +10,7 @@ import { definitionDiff } from '../../definitionDiff.js';
 import { post } from './api.js';
 import { ResultView } from './contentView.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
+import { Guarded } from './guarded.js';
 import { InputDialog } from './inputDialog.js';
 import { ServerList } from './serverList.js';
 import type { Call, Confirmation, Event, Input, Json, Server, Tool } from './types.js';
@@ -369,17 +370,19 @@ function App() {
       />
       <main>
         {server && tool ? (
-          <ToolDetail
-            server={server}
-            tool={tool}
-            onCall={(args, task) =>
-              void post(`/api/servers/${server.id}/calls`, {
-                tool: tool.name,
-                arguments: args,
-                task,
-              })
-            }
-          />
+          <Guarded key={`${server.id}/${tool.name}`} what="This tool">
+            <ToolDetail
+              server={server}
+              tool={tool}
+              onCall={(args, task) =>
+                void post(`/api/servers/${server.id}/calls`, {
+                  tool: tool.name,
+                  arguments: args,
+                  task,
+                })
+              }
+            />
+          </Guarded>
         ) : (
           <p class="note">Pick a tool to see its definition and call it.</p>
         )}
@@ -388,15 +391,41 @@ function App() {
             .slice()
             .reverse()
             .map((c) => (
-              <CallView key={c.call} call={c} />
+              <Guarded key={c.call} what="This call">
+                <CallView call={c} />
+              </Guarded>
             ))}
         </section>
-        <History events={events} />
+        <Guarded what="The history">
+          <History events={events} />
+        </Guarded>
       </main>
       {waiting[0] ? (
-        <ConfirmDialog waiting={waiting[0]} />
+        <Guarded
+          key={waiting[0].id}
+          what="This confirmation"
+          giveUp={{
+            label: 'Deny',
+            run: () => void post(`/api/confirmations/${waiting[0]!.id}`, { decision: 'deny' }),
+          }}
+        >
+          <ConfirmDialog waiting={waiting[0]} />
+        </Guarded>
       ) : inputs[0] ? (
-        <InputDialog key={inputs[0].id} input={inputs[0]} model={model} />
+        <Guarded
+          key={inputs[0].id}
+          what="The server's question"
+          giveUp={{
+            label: inputs[0].kind === 'sampling' ? 'Reject' : 'Cancel',
+            run: () =>
+              void post(
+                `/api/inputs/${inputs[0]!.id}`,
+                inputs[0]!.kind === 'sampling' ? {} : { action: 'cancel' },
+              ),
+          }}
+        >
+          <InputDialog input={inputs[0]} model={model} />
+        </Guarded>
       ) : null}
     </div>
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   choicesOf,
+  initialValue,
   localDateTime,
   problemsOf,
   variantIndex,
@@ -70,5 +71,20 @@ describe('variants in a generated form', () => {
     const at = new Date(2026, 10, 24, 9, 5);
     expect(localDateTime(at.toISOString())).toBe('2026-11-24T09:05');
     expect(localDateTime('not a date')).toBe('');
+  });
+
+  it('reads a schema a server filled with anything without failing (found in review)', () => {
+    const odd: Schema = {
+      type: 'object',
+      properties: { x: null, y: 5, z: { type: 'object', properties: 'none' }, w: ['a'] },
+      required: 'x',
+      items: 7,
+    };
+    expect(initialValue(odd)).toEqual({ z: {} });
+    expect(problemsOf(odd, {})).toEqual({});
+    expect(variantLabel({ type: 'object', properties: [1, 2] }, 0)).toBe('object');
+    expect(
+      variantIndex(variantsOf({ oneOf: [{ type: 'object', required: 3 }] })!, {}, undefined),
+    ).toBe(0);
   });
 });

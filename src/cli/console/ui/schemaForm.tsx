@@ -14,6 +14,27 @@ type Value = unknown;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** A schema's value read as a schema: anything that is not an object is the empty schema. */
+const asSchema = (v: unknown): Schema =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Schema) : {};
+
+/**
+ * A schema's properties, each read as a schema: a server may send anything at all there (the
+ * client checks only the top of an input schema), and a form must still be drawn.
+ */
+export function propertiesOf(schema: Schema): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const [name, declared] of Object.entries(asSchema(schema['properties'])))
+    out[name] = asSchema(declared);
+  return out;
+}
+
+/** A schema's required names (strings only). */
+export function requiredOf(schema: Schema): Set<string> {
+  const required = schema['required'];
+  return new Set(Array.isArray(required) ? required.filter((n) => typeof n === 'string') : []);
+}
+
 /** The choices of a field: `enum`, or `oneOf`/`anyOf` of `const` with titles. */
 export function choicesOf(schema: Schema): Array<{ value: unknown; label: string }> | undefined {
   if (Array.isArray(schema['enum']))
@@ -40,7 +61,7 @@ export function variantLabel(variant: Schema, index: number): string {
   if (title) return title;
   const type = str(variant['type']);
   if (type === 'object') {
-    const names = Object.keys((variant['properties'] ?? {}) as Schema);
+    const names = Object.keys(propertiesOf(variant));
     return names.length > 0 ? `object with ${names.join(', ')}` : 'object';
   }
   return type ?? `option ${index + 1}`;
@@ -52,10 +73,7 @@ function fits(variant: Schema, value: Value): boolean {
   if (value === null) return type === 'null';
   if (Array.isArray(value)) return type === 'array';
   if (typeof value === 'object')
-    return (
-      type === 'object' &&
-      ((variant['required'] as string[] | undefined) ?? []).every((k) => k in (value as object))
-    );
+    return type === 'object' && [...requiredOf(variant)].every((k) => k in (value as object));
   if (typeof value === 'number') return type === 'number' || type === 'integer';
   return typeof value === type;
 }
@@ -107,7 +125,7 @@ export function initialValue(schema: Schema): Value {
   if (schema['type'] === 'null') return null;
   if (schema['type'] === 'object') {
     const out: Record<string, Value> = {};
-    for (const [k, s] of Object.entries((schema['properties'] ?? {}) as Record<string, Schema>)) {
+    for (const [k, s] of Object.entries(propertiesOf(schema))) {
       const v = initialValue(s);
       if (v !== undefined) out[k] = v;
     }
@@ -126,10 +144,8 @@ export function problemsOf(
   at: { prefix?: string; chosen?: ChosenVariants } = {},
 ): Record<string, string> {
   const problems: Record<string, string> = {};
-  const required = new Set((schema['required'] as string[] | undefined) ?? []);
-  for (const [name, declared] of Object.entries(
-    (schema['properties'] ?? {}) as Record<string, Schema>,
-  )) {
+  const required = requiredOf(schema);
+  for (const [name, declared] of Object.entries(propertiesOf(schema))) {
     const path = (at.prefix ?? '') + name;
     const v = value[name];
     const variants = variantsOf(declared);
@@ -200,14 +216,14 @@ function Field(props: FieldProps) {
   const type = schema['type'];
   const choices = choicesOf(schema);
   const variants = variantsOf(schema);
-  const items = (schema['items'] ?? {}) as Schema;
+  const items = asSchema(schema['items']);
   let input;
   if (variants) {
     input = <VariantField {...props} options={variants} />;
   } else if (type === 'object') {
-    const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+    const properties = propertiesOf(schema);
     const inner = (value && typeof value === 'object' ? value : {}) as Record<string, Value>;
-    const req = new Set((schema['required'] as string[] | undefined) ?? []);
+    const req = requiredOf(schema);
     input = (
       <fieldset>
         {Object.entries(properties).map(([k, s]) => (
@@ -373,8 +389,8 @@ export function SchemaForm(props: {
   useEffect(() => {
     if (tried && raw === undefined) setProblems(problemsOf(props.schema, value, { chosen }));
   }, [value, chosen]);
-  const properties = (props.schema['properties'] ?? {}) as Record<string, Schema>;
-  const required = new Set((props.schema['required'] as string[] | undefined) ?? []);
+  const properties = propertiesOf(props.schema);
+  const required = requiredOf(props.schema);
   const submit = (e: Event) => {
     e.preventDefault();
     setTried(true);
