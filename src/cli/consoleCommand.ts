@@ -21,7 +21,7 @@ import { StdioClientTransport } from '../stdio.js';
 import { parseOwn, UsageError } from './argValues.js';
 import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
 import { readConfig } from './config.js';
-import { ConsoleGuard } from './console/consoleGuard.js';
+import { ConsoleGuard, isWildcard } from './console/consoleGuard.js';
 import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
 import { ConsoleSession, type ConsoleEvent } from './console/consoleSession.js';
 import { defaultHistoryPath, HistoryFile } from './console/historyFile.js';
@@ -215,7 +215,12 @@ export async function consoleCommand(
       io.stderr.write(
         `toolwire console: listening on ${command.host}, reachable from the network; only the token protects it\n`,
       );
-    const shown = command.host.includes(':') ? `[${command.host}]` : command.host;
+    // A wildcard address is not one to browse to: the machine's own loopback is.
+    const shown = isWildcard(command.host)
+      ? '127.0.0.1'
+      : command.host.includes(':')
+        ? `[${command.host}]`
+        : command.host;
     io.stdout.write(`toolwire console: open http://${shown}:${listener.port}/?token=${token}\n`);
     // Connect once the page can show how it goes: a protected server's sign-in is a link there.
     const stopReporting = session.subscribe(reporter(io.stderr));

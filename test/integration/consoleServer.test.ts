@@ -54,6 +54,8 @@ beforeAll(async () => {
   port = listener.port;
   guard.listening('127.0.0.1', port);
   base = `http://127.0.0.1:${port}`;
+  const exchanged = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
+  cookie = exchanged.headers.get('set-cookie')?.split(';')[0] ?? '';
 }, 30_000);
 
 afterAll(async () => {
@@ -62,7 +64,8 @@ afterAll(async () => {
   rmSync(historyDir, { recursive: true, force: true });
 });
 
-const cookie = `toolwire_console=${TOKEN}`;
+/** The session cookie, as the token's exchange set it (beforeAll). */
+let cookie = '';
 const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${base}${path}`, { headers: { cookie, ...headers }, redirect: 'manual' });
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -113,14 +116,28 @@ describe('the console over HTTP', () => {
     const exchanged = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
     expect(exchanged.status).toBe(303);
     expect(exchanged.headers.get('location')).toBe('/');
-    expect(exchanged.headers.get('set-cookie')).toBe(
-      `toolwire_console=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`,
+    // Named after the port (cookies are not scoped by port), holding a session, not the token.
+    const set = exchanged.headers.get('set-cookie') ?? '';
+    expect(set).toMatch(
+      new RegExp(`^toolwire_console_${port}=[\\w-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
     );
+    expect(set).not.toContain(TOKEN);
     const page = await get('/');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it("takes its own port's session cookie, or the token as a Bearer header, nothing else", async () => {
+    const state = (headers: Record<string, string>) =>
+      fetch(`${base}/api/state`, { headers }).then((r) => r.status);
+    const session = cookie.split('=')[1]!;
+    expect(await state({ cookie })).toBe(200);
+    expect(await state({ authorization: `Bearer ${TOKEN}` })).toBe(200);
+    expect(await state({ cookie: `toolwire_console_${port}=${TOKEN}` })).toBe(401);
+    expect(await state({ cookie: `toolwire_console_${port + 1}=${session}` })).toBe(401);
+    expect(await state({ authorization: `Bearer ${session}` })).toBe(401);
   });
 
   it.each([

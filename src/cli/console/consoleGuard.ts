@@ -2,14 +2,22 @@
  * @module Who may talk to the console: the browser that opened the URL printed with its one-time
  * token, and nothing else. The token in that URL is exchanged for an HttpOnly, SameSite=Strict
  * cookie (as notebook servers do), then every request must carry the cookie (or the token as a
- * Bearer header, for scripts). The Host must be the console's own address (DNS rebinding) and an
+ * Bearer header, for scripts). The cookie holds a session secret of its own, never the token, and
+ * is named after the console's port: browsers do not scope cookies by port, so two consoles (or
+ * a restarted one) would otherwise overwrite each other's, and every local server the browser
+ * visits would be sent the token. The Host must be the console's own address (DNS rebinding) and an
  * Origin, when sent, its own origin (cross-site requests). Every answer carries a strict
  * Content-Security-Policy: scripts, styles and connections to the console itself only.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hostname, networkInterfaces } from 'node:os';
 
-/** The cookie the token is kept in. */
-export const COOKIE = 'toolwire_console';
+/** Whether `host` listens on every address of the machine. */
+export const isWildcard = (host: string): boolean =>
+  host === '0.0.0.0' || host === '::' || host === '[::]';
+
+/** The name of the session cookie of the console on `port`. */
+export const cookieName = (port: number): string => `toolwire_console_${port}`;
 
 /** The security headers of every answer. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -32,13 +40,11 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The token a request presents: its cookie, or a Bearer header. */
-function presented(request: Request): string | undefined {
-  const auth = request.headers.get('authorization');
-  if (auth?.startsWith('Bearer ')) return auth.slice(7);
+/** The value of the cookie `name` a request carries. */
+function cookieOf(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === COOKIE) return value.join('=');
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
   }
   return undefined;
 }
@@ -54,13 +60,32 @@ export class ConsoleGuard {
   /** The hosts (`host:port`) the console answers to. */
   private hosts = new Set<string>();
   private origins = new Set<string>();
+  private cookie = cookieName(0);
+  /** What the cookie holds: the browser's session, apart from the token. */
+  private readonly session = randomBytes(32).toString('base64url');
 
   constructor(private readonly token: string) {}
 
-  /** Told where the console listens (after `listen`). */
+  /**
+   * Told where the console listens (after `listen`). On a wildcard address (`0.0.0.0`, `::`) it
+   * answers to the machine's own addresses and names: a browser reaches it at one of those.
+   */
   listening(host: string, port: number): void {
-    const names = host === '127.0.0.1' ? ['127.0.0.1', 'localhost'] : [host];
-    this.hosts = new Set(names.map((n) => `${n.includes(':') ? `[${n}]` : n}:${port}`));
+    this.cookie = cookieName(port);
+    const names = isWildcard(host)
+      ? [
+          ...Object.values(networkInterfaces()).flatMap((list) =>
+            (list ?? []).map((i) => i.address.replace(/%.*$/, '')),
+          ),
+          'localhost',
+          hostname(),
+        ]
+      : host === '127.0.0.1'
+        ? ['127.0.0.1', 'localhost']
+        : [host];
+    this.hosts = new Set(
+      names.map((n) => `${n.includes(':') ? `[${n}]` : n}:${port}`.toLowerCase()),
+    );
     this.origins = new Set([...this.hosts].map((h) => `http://${h}`));
   }
 
@@ -84,11 +109,14 @@ export class ConsoleGuard {
       return {
         kind: 'exchange',
         location: '/',
-        cookie: `${COOKIE}=${this.token}; HttpOnly; SameSite=Strict; Path=/`,
+        cookie: `${this.cookie}=${this.session}; HttpOnly; SameSite=Strict; Path=/`,
       };
     }
-    const token = presented(request);
-    if (token === undefined || !sameToken(token, this.token))
+    const auth = request.headers.get('authorization');
+    const allowed = auth?.startsWith('Bearer ')
+      ? sameToken(auth.slice(7), this.token)
+      : sameToken(cookieOf(request, this.cookie) ?? '', this.session);
+    if (!allowed)
       return {
         kind: 'refused',
         status: 401,
