@@ -80,6 +80,23 @@ describe('the console session', () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it('keeps only audit events as the history a page is sent (found in review)', async () => {
+    const fake = fakeServer([remove]);
+    fake.callResult = { content: [{ type: 'text', text: 'x'.repeat(100_000) }] };
+    const { session, events, server } = await sessionWith(fake);
+    session.call(server, { tool: 'delete_note', arguments: { id: '1' } });
+    await until(() => session.waiting().length === 1);
+    session.decide(session.waiting()[0]!.id, 'allow-once');
+    await until(() => events.some((e) => e.type === 'call-ended'));
+    expect(session.history.map((e) => e.event.type)).toEqual([
+      'tools-exposed',
+      'call-requested',
+      'call-decided',
+      'call-finished',
+    ]);
+    expect(JSON.stringify(session.history)).not.toContain('x'.repeat(1000));
+  });
+
   it('writes one draft at a time, stops it when the request is answered, names only the program', async () => {
     const fake = fakeServer([remove]);
     // A model command that takes its time, with an argument the server must never see.

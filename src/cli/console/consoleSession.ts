@@ -79,7 +79,11 @@ const USER_REJECTED = -1;
 /** The console's state and actions. */
 export class ConsoleSession {
   readonly servers = new Map<string, ServerLink>();
-  readonly history: Array<ConsoleEvent & { at: string }> = [];
+  /**
+   * The newest audit events, what a page shows as the history. Only those: a call's progress,
+   * logs and results (which can be large) would push them out and be sent again to every page.
+   */
+  readonly history: Array<Extract<ConsoleEvent, { type: 'audit' }> & { at: string }> = [];
   private readonly listeners = new Set<(event: ConsoleEvent & { at: string }) => void>();
   private readonly pending = new Map<
     string,
@@ -408,9 +412,11 @@ export class ConsoleSession {
 
   private emit(event: ConsoleEvent): void {
     const stamped = { ...event, at: new Date().toISOString() };
-    this.history.push(stamped);
-    if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
-    if (event.type === 'audit') this.historyFile?.append(event.event, event.target);
+    if (event.type === 'audit') {
+      this.history.push({ ...event, at: stamped.at });
+      if (this.history.length > HISTORY) this.history.splice(0, this.history.length - HISTORY);
+      this.historyFile?.append(event.event, event.target);
+    }
     for (const listener of this.listeners) listener(stamped);
   }
 }

@@ -296,7 +296,8 @@ function App() {
         setEvents(state.history);
         return;
       }
-      setEvents((all) => [...all.slice(-999), e]);
+      // The history holds audit events only: progress and results would push them out.
+      if (e.type === 'audit') setEvents((all) => [...all.slice(-999), e]);
       if (e.type === 'server') {
         const server = e['server'] as Server;
         setServers((all) =>
