@@ -49,6 +49,17 @@ function isApproved(value: unknown): value is ApprovedDefinition {
   );
 }
 
+/**
+ * A dictionary keyed by names a server chose: no prototype, so a tool named `__proto__` is kept
+ * and one named `constructor` is not found where none was allowed.
+ */
+function dictionary<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** The updates under way, per file: one at a time, each on the result of the one before. */
+const updating = new Map<string, Promise<void>>();
+
 /** The approvals file: read and written whole, each change on a fresh read. */
 export class ApprovalsFile {
   constructor(readonly path: string = defaultApprovalsPath()) {}
@@ -71,10 +82,10 @@ export class ApprovalsFile {
       throw new CredentialsFileError(this.path, 'corrupt', {
         message: `the approvals file ${this.path} is not one toolwire wrote: remove it or repair it`,
       });
-    const servers: ApprovalsDocument['servers'] = {};
+    const servers = dictionary<Record<string, ApprovedDefinition>>();
     for (const [server, tools] of Object.entries(doc.servers)) {
       if (typeof tools !== 'object' || tools === null) continue;
-      const kept: Record<string, ApprovedDefinition> = {};
+      const kept = dictionary<ApprovedDefinition>();
       for (const [tool, approved] of Object.entries(tools))
         if (isApproved(approved)) kept[tool] = approved;
       servers[server] = kept;
@@ -82,10 +93,27 @@ export class ApprovalsFile {
     return { version: 1, servers };
   }
 
-  /** Applies a change to the file (read, change, written atomically). */
-  async update(change: (doc: ApprovalsDocument) => boolean): Promise<void> {
-    const doc = await this.read();
-    if (change(doc)) await writeCredentialsText(this.path, `${JSON.stringify(doc, null, 2)}\n`);
+  /**
+   * Applies a change to the file (read, change, written atomically). Changes made in this process
+   * wait for each other: two "always allow" answers given together would otherwise both read the
+   * file before either wrote it, and one would be lost.
+   */
+  update(change: (doc: ApprovalsDocument) => boolean): Promise<void> {
+    const run = async (): Promise<void> => {
+      const doc = await this.read();
+      if (change(doc)) await writeCredentialsText(this.path, `${JSON.stringify(doc, null, 2)}\n`);
+    };
+    const before = updating.get(this.path) ?? Promise.resolve();
+    const mine = before.then(run, run);
+    const settled = mine.then(
+      () => {},
+      () => {},
+    );
+    updating.set(this.path, settled);
+    void settled.then(() => {
+      if (updating.get(this.path) === settled) updating.delete(this.path);
+    });
+    return mine;
   }
 
   /** The decisions of one server, as the client's approval store. */
@@ -94,7 +122,7 @@ export class ApprovalsFile {
       get: async (tool) => (await this.read()).servers[server]?.[tool],
       set: (tool, approved) =>
         this.update((doc) => {
-          (doc.servers[server] ??= {})[tool] = approved;
+          (doc.servers[server] ??= dictionary())[tool] = approved;
           return true;
         }),
       delete: (tool) =>
