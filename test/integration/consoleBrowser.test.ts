@@ -233,6 +233,11 @@ describe('toolwire console in Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/task.png` });
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.locator('.call .badge.error').first().waitFor();
+    // Run again: as a task again (it was run as a plain call before the fix).
+    await page.locator('.call').first().getByRole('button', { name: 'Run again' }).click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await expect.poll(() => page.locator('.call .task').count()).toBe(2);
+    await page.locator('.call').first().getByRole('button', { name: 'Cancel' }).click();
     await page.close();
   }, 60_000);
 

@@ -33,7 +33,15 @@ export type ConsoleEvent =
   | { type: 'confirmed'; id: string; decision: ApprovalDecision }
   | { type: 'input'; id: string; server: string; kind: InputKind; params: unknown }
   | { type: 'answered'; id: string }
-  | { type: 'call-started'; call: string; server: string; tool: string; arguments: unknown }
+  | {
+      type: 'call-started';
+      call: string;
+      server: string;
+      tool: string;
+      arguments: unknown;
+      /** Asked to run as a task (a tool that requires one runs as one anyway). */
+      task: boolean;
+    }
   | { type: 'progress'; call: string; progress: number; total?: number; message?: string }
   | { type: 'task'; call: string; taskId: string; status: string; statusMessage?: string }
   | {
@@ -310,7 +318,14 @@ export class ConsoleSession {
     const call = `c${this.nextId++}`;
     const controller = new AbortController();
     this.running.set(call, controller);
-    this.emit({ type: 'call-started', call, server: serverId, tool, arguments: args });
+    this.emit({
+      type: 'call-started',
+      call,
+      server: serverId,
+      tool,
+      arguments: args,
+      task: options.task,
+    });
     client
       .callTool(tool, args, {
         signal: controller.signal,

@@ -189,6 +189,7 @@ function CallView({ call }: { call: Call }) {
             void post(`/api/servers/${call.server}/calls`, {
               tool: call.tool,
               arguments: call.arguments,
+              task: call.asTask === true,
             })
           }
         >
@@ -326,6 +327,7 @@ function App() {
             server: String(e['server']),
             tool: String(e['tool']),
             arguments: e['arguments'],
+            asTask: e['task'] === true,
           },
         ]);
       else if (e.type === 'task')

@@ -39,6 +39,8 @@ export interface Call {
   server: string;
   tool: string;
   arguments: unknown;
+  /** Asked to run as a task: "Run again" asks the same. */
+  asTask?: boolean;
   progress?: { progress: number; total?: number; message?: string };
   task?: { taskId: string; status: string; statusMessage?: string };
   result?: Json;
