@@ -62,21 +62,58 @@ export function replyOf(stdout: string, model: string): CreateMessageResult {
 const KILL_GRACE_MS = 2_000;
 
 /**
+ * The model commands running now. A CLI that ends while one runs takes it with it: in its own
+ * process group, the terminal's signals do not reach it, so it would run on, orphaned. On the
+ * process's exit, and on a signal that ends the process (a second Ctrl-C once the first one's
+ * handler is gone), each command's group gets SIGKILL; the signal then does what it would have.
+ */
+const running = new Set<ChildProcess>();
+const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let killedOnExit = false;
+
+function killAll(): void {
+  for (const command of running) signalGroup(command, 'SIGKILL');
+}
+
+function onEndingSignal(signal: NodeJS.Signals): void {
+  killAll();
+  // Others listen (a Ctrl-C that cancels a call): they decide. Else the process ends, as it would.
+  if (process.listenerCount(signal) > 1) return;
+  for (const s of ENDING_SIGNALS) process.off(s, onEndingSignal);
+  process.kill(process.pid, signal);
+}
+
+function track(child: ChildProcess): void {
+  if (running.size === 0) for (const s of ENDING_SIGNALS) process.on(s, onEndingSignal);
+  running.add(child);
+  // 'close', not 'exit': what it started may still hold its output.
+  child.once('close', () => {
+    running.delete(child);
+    if (running.size === 0) for (const s of ENDING_SIGNALS) process.off(s, onEndingSignal);
+  });
+  if (killedOnExit) return;
+  killedOnExit = true;
+  process.once('exit', killAll);
+}
+
+/** Sends `signal` to the command's process group (to the command alone on Windows). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
  * Ends the command and everything it started: it runs in its own process group (spawned
  * `detached`), so a grandchild holding stdout open, or a command that ignores SIGTERM, cannot
  * outlive the request.
  */
 function killGroup(child: ChildProcess): void {
-  const signalGroup = (signal: NodeJS.Signals): void => {
-    try {
-      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
-      else child.kill(signal);
-    } catch {
-      // Already gone.
-    }
-  };
-  signalGroup('SIGTERM');
-  setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
+  signalGroup(child, 'SIGTERM');
+  setTimeout(() => signalGroup(child, 'SIGKILL'), KILL_GRACE_MS).unref();
 }
 
 /**
@@ -98,6 +135,7 @@ export function runModelCommand(
       stdio: ['pipe', 'pipe', 'inherit'],
       detached: true,
     });
+    track(child);
     let settled = false;
     const finish = (error: RpcError | undefined, stdout?: string): void => {
       if (settled) return;
@@ -175,7 +213,13 @@ export function commandSampling(
         if (!(await allowed(io, shown, `Send it to ${terminalLine(commandLine)}?`)))
           throw new RpcError(USER_REJECTED, 'User rejected sampling request');
       }
-      const printed = await runModelCommand(config, JSON.stringify(params), context.signal);
+      // Ended by the server's cancel, and by the person's Ctrl-C: the command has its own
+      // process group, so the terminal's SIGINT does not reach it.
+      const printed = await runModelCommand(
+        config,
+        JSON.stringify(params),
+        io?.signal ?? context.signal,
+      );
       const reply = replyOf(printed, model);
       if (io) {
         const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
@@ -188,7 +232,8 @@ export function commandSampling(
       }
       return reply;
     } catch (error) {
-      if (io && context.signal.aborted)
+      // Withdrawn by the server, not ended by the person's Ctrl-C (which also closes the client).
+      if (io && context.signal.aborted && terminal?.signal?.aborted !== true)
         io.output.write('\nThe server withdrew its sampling request.\n');
       throw error;
     }

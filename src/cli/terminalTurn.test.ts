@@ -58,4 +58,14 @@ describe('one dialogue at a time on a terminal', () => {
     expect(await third).toBe('3');
     expect(t.screen()).toBe('first? third? ');
   });
+
+  it('fails the question, and those queued behind it, at the end of the input (found in review)', async () => {
+    const t = terminal();
+    const first = takeTurn(t, (ask) => ask('first? '));
+    const second = takeTurn(t, (ask) => ask('second? '));
+    await sleep(20);
+    t.input.end(); // Ctrl-D
+    await expect(first).rejects.toThrow('no more input');
+    await expect(second).rejects.toThrow('no more input');
+  });
 });

@@ -21,6 +21,9 @@ export interface TurnIo {
 /** Asks one question (already shown by the caller, or `question`) and resolves with the line. */
 export type Ask = (question?: string) => Promise<string>;
 
+/** The error of a question asked of a terminal whose input has ended. */
+const endOfInput = (): Error => new Error('The terminal has no more input to answer with');
+
 /** The end of the last dialogue that took a turn, per input. */
 const lastTurn = new WeakMap<NodeJS.ReadableStream, Promise<void>>();
 
@@ -54,12 +57,17 @@ export async function takeTurn<T>(io: TurnIo, dialogue: (ask: Ask) => Promise<T>
   );
   try {
     await waitFor(before, io.signal);
+    // At the end of its input (Ctrl-D, a closed pipe) a terminal answers nothing more: a
+    // question would wait forever, and every one queued behind it.
+    if ((io.input as { readableEnded?: boolean }).readableEnded === true) throw endOfInput();
     // terminal: false keeps the terminal cooked: Ctrl-C reaches the process as SIGINT.
     const rl = createInterface({ input: io.input, terminal: false });
+    const ended = new Promise<never>((_, reject) => rl.once('close', () => reject(endOfInput())));
+    ended.catch(() => {}); // also settled by the close below, when nobody waits on it
     try {
       return await dialogue((question) => {
         if (question !== undefined) io.output.write(question);
-        return rl.question('', io.signal ? { signal: io.signal } : {});
+        return Promise.race([rl.question('', io.signal ? { signal: io.signal } : {}), ended]);
       });
     } finally {
       rl.close();

@@ -436,7 +436,7 @@ export class McpClient {
               ...(typeof options.task === 'object' && options.task.ttl !== undefined
                 ? { ttl: options.task.ttl }
                 : {}),
-              ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+              timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs ?? 60_000,
               maxTotalTimeoutMs:
                 options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 600_000,
               ...(options.onprogress ? { onprogress: options.onprogress } : {}),

@@ -162,6 +162,54 @@ describe('a caller who gives up while the task is being created', () => {
       .filter((m) => 'method' in m && m.method === 'notifications/cancelled');
     expect(notifications).toEqual([]);
   });
+
+  it('does the same when its time runs out first (found in review)', async () => {
+    const { t, client } = await connected();
+    const call = client.callTool('job', {}, { timeoutMs: 100 });
+    const list = await nextRequest(t, 'tools/list');
+    t.inject({
+      jsonrpc: '2.0',
+      id: list.id,
+      result: {
+        tools: [
+          { name: 'job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+        ],
+      },
+    });
+    const create = await nextRequest(t, 'tools/call');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.inject({ jsonrpc: '2.0', id: create.id, result: { task: task('working', 1) } });
+    expect((await nextRequest(t, 'tasks/cancel')).params).toEqual({ taskId: 't1' });
+    await expect(call).rejects.toMatchObject({ code: 'timeout' });
+    const notifications = t.sent
+      .map((s) => s.message)
+      .filter((m) => 'method' in m && m.method === 'notifications/cancelled');
+    expect(notifications).toEqual([]);
+  });
+
+  it('cancels a task whose caller gave up from its first status callback', async () => {
+    const { t, client } = await connected();
+    const cancel = new AbortController();
+    const call = client.callTool(
+      'job',
+      {},
+      { signal: cancel.signal, ontaskstatus: () => cancel.abort() },
+    );
+    const list = await nextRequest(t, 'tools/list');
+    t.inject({
+      jsonrpc: '2.0',
+      id: list.id,
+      result: {
+        tools: [
+          { name: 'job', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+        ],
+      },
+    });
+    const create = await nextRequest(t, 'tools/call');
+    t.inject({ jsonrpc: '2.0', id: create.id, result: { task: task('working', 1) } });
+    expect((await nextRequest(t, 'tasks/cancel')).params).toEqual({ taskId: 't1' });
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+  });
 });
 
 describe('taskStatusReporter', () => {

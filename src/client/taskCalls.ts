@@ -140,6 +140,8 @@ export async function callToolAsTask(
         .catch(() => {});
     };
     options.signal?.addEventListener('abort', cancelTask, { once: true });
+    // A caller who gave up from a callback above (its first status) is heard too.
+    if (options.signal?.aborted) cancelTask();
     void poll(connection, task, { signal: stop, report });
     try {
       const result = await connection.request(
@@ -169,12 +171,15 @@ export async function callToolAsTask(
 
 /** How long a caller who gave up waits for the task it asked for, to cancel it. */
 const CREATE_GRACE_MS = 5_000;
+/** The creating request's time limit when the caller sets none (the client's default). */
+const DEFAULT_CREATE_TIMEOUT_MS = 60_000;
 
 /**
  * Sends the task-augmented `tools/call`. The spec forbids `notifications/cancelled` for it
- * (`tasks/cancel` is the way), so a caller who gives up while it is on its way does not cancel the
- * request: it waits (a little) for the task the server creates, cancels that, and then fails as
- * aborted. Otherwise a task created just as the caller gave up would run on, orphaned.
+ * (`tasks/cancel` is the way), so a caller who gives up while it is on its way (aborts, or its
+ * time runs out) does not cancel the request: it waits (a little) for the task the server
+ * creates, cancels that, and then fails. Otherwise a task created just as the caller gave up
+ * would run on, orphaned.
  */
 function createTask(
   connection: Connection,
@@ -182,44 +187,59 @@ function createTask(
   options: TaskCallOptions,
 ): Promise<JsonObject> {
   const signal = options.signal;
+  const limit = options.timeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS;
   const aborted = (): LocalError =>
     new LocalError('aborted', 'Request tools/call was aborted', { cause: signal?.reason });
   if (signal?.aborted) return Promise.reject(aborted());
-  const creating = connection.request(
-    'tools/call',
-    params,
-    options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {},
-  );
-  if (!signal) return creating;
+  // Never cancelled by the connection; its own limit leaves room to hear of a late task.
+  const creating = connection.request('tools/call', params, {
+    cancellable: false,
+    timeoutMs: limit + CREATE_GRACE_MS,
+  });
   return new Promise<JsonObject>((resolve, reject) => {
-    const onAbort = (): void => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((r) => (timer = setTimeout(r, CREATE_GRACE_MS)));
-      void Promise.race([
-        creating.then(
-          (created) => {
-            const taskId = isPlainObject(created['task']) ? created['task']['taskId'] : undefined;
-            if (typeof taskId === 'string')
-              connection.request('tasks/cancel', { taskId }, { timeoutMs: 10_000 }).catch(() => {});
-          },
-          () => {},
-        ),
-        late,
-      ]).then(() => {
-        clearTimeout(timer);
-        reject(aborted());
-      });
+    let settled = false;
+    const finish = (): void => {
+      settled = true;
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    const giveUp = (error: LocalError): void => {
+      if (settled) return;
+      finish();
+      // The task, if it comes within the grace, is cancelled before the caller hears.
+      const grace = setTimeout(() => reject(error), CREATE_GRACE_MS);
+      void creating.then(
+        (created) => {
+          clearTimeout(grace);
+          const taskId = isPlainObject(created['task']) ? created['task']['taskId'] : undefined;
+          if (typeof taskId === 'string')
+            connection.request('tasks/cancel', { taskId }, { timeoutMs: 10_000 }).catch(() => {});
+          reject(error);
+        },
+        () => {
+          clearTimeout(grace);
+          reject(error);
+        },
+      );
+    };
+    const onAbort = (): void => giveUp(aborted());
+    const deadline = setTimeout(
+      () =>
+        giveUp(
+          new LocalError('timeout', `Request tools/call timed out (no answer in ${limit} ms)`),
+        ),
+      limit,
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
     creating.then(
       (created) => {
-        if (signal.aborted) return; // the abort settles it
-        signal.removeEventListener('abort', onAbort);
+        if (settled) return; // given up: that path settles it
+        finish();
         resolve(created);
       },
       (error: unknown) => {
-        if (signal.aborted) return;
-        signal.removeEventListener('abort', onAbort);
+        if (settled) return;
+        finish();
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeServer, type FakeServer } from '../../../test/support/fakeServer.js';
+import { fingerprintTool, MemoryApprovalStore } from '../../client.js';
 import type { Tool } from '../../protocol/types.js';
 import { ConsoleSession, type ConsoleEvent } from './consoleSession.js';
 
@@ -78,6 +79,30 @@ describe('the console session', () => {
     });
     expect(session.decide(id, 'allow-once')).toBe(false);
     expect(fake.calls).toEqual([]);
+  });
+
+  it('shows what changed from the whole definitions, even in fields the page does not read', async () => {
+    // A title that is not a string: the page is not sent it, but it changed.
+    const titled = (title: number) => ({ ...remove, title }) as unknown as Tool;
+    const before = titled(1);
+    const fake = fakeServer([titled(2)]);
+    const approvals = new MemoryApprovalStore();
+    approvals.set('delete_note', {
+      fingerprint: await fingerprintTool(before),
+      definition: before,
+      approvedAt: '2026-11-27T00:00:00.000Z',
+    });
+    const session = new ConsoleSession();
+    open.push(session);
+    const link = await session.add('fake', { transport: () => fake.clientTransport }, approvals);
+    session.call(link.id, { tool: 'delete_note', arguments: {} });
+    await until(() => session.waiting().length === 1);
+    const { request } = session.waiting()[0]!;
+    expect(request.reason).toBe('definition-changed');
+    expect(request.diff?.filter((l) => /^[-+]/.test(l))).toEqual([
+      '-   "title": 1',
+      '+   "title": 2',
+    ]);
   });
 
   it('keeps only audit events as the history a page is sent (found in review)', async () => {

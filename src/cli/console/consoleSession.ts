@@ -20,8 +20,16 @@ import type { SamplingConfig } from '../config.js';
 import { modelOf, replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
 import type { HistoryFile } from './historyFile.js';
+import { definitionDiff } from '../definitionDiff.js';
 import { pageTool } from './pageTool.js';
 import { ServerLink, type ServerConnector } from './serverLink.js';
+
+/**
+ * A confirmation as the page is sent it: the definitions in the shape the page reads, and what
+ * changed (computed here from the whole definitions: a change only in what the page does not
+ * read is a change too).
+ */
+export type ShownRequest = Omit<ApprovalRequest, 'signal'> & { diff?: string[] };
 
 /** What a page hears. */
 export type ConsoleEvent =
@@ -29,7 +37,7 @@ export type ConsoleEvent =
   | { type: 'log'; server: string; message: LoggingMessageParams }
   /** `server`: the id of a server of this console; none for events read from the history file. */
   | { type: 'audit'; server: string; target: string; event: AuditEvent & { at: string } }
-  | { type: 'confirm'; id: string; server: string; request: ApprovalRequest }
+  | { type: 'confirm'; id: string; server: string; request: ShownRequest }
   | { type: 'confirmed'; id: string; decision: ApprovalDecision }
   | { type: 'input'; id: string; server: string; kind: InputKind; params: unknown }
   | { type: 'answered'; id: string }
@@ -95,7 +103,7 @@ export class ConsoleSession {
   private readonly listeners = new Set<(event: ConsoleEvent & { at: string }) => void>();
   private readonly pending = new Map<
     string,
-    { server: string; request: ApprovalRequest; resolve: (d: ApprovalDecision) => void }
+    { server: string; request: ShownRequest; resolve: (d: ApprovalDecision) => void }
   >();
   private readonly running = new Map<string, AbortController>();
   private readonly inputs = new Map<
@@ -301,7 +309,7 @@ export class ConsoleSession {
   }
 
   /** The confirmations waiting for an answer. */
-  waiting(): Array<{ id: string; server: string; request: ApprovalRequest }> {
+  waiting(): Array<{ id: string; server: string; request: ShownRequest }> {
     return [...this.pending].map(([id, p]) => ({ id, server: p.server, request: p.request }));
   }
 
@@ -407,10 +415,15 @@ export class ConsoleSession {
     const id = `q${this.nextId++}`;
     const { signal, ...asked } = request;
     // The page is sent the definitions in the shape it reads.
-    const shown: ApprovalRequest = {
+    const shown: ShownRequest = {
       ...asked,
       tool: pageTool(asked.tool),
-      ...(asked.previous ? { previous: pageTool(asked.previous) } : {}),
+      ...(asked.previous
+        ? {
+            previous: pageTool(asked.previous),
+            diff: definitionDiff(asked.previous, asked.tool),
+          }
+        : {}),
     };
     return new Promise((resolve) => {
       const gone = (): void => void this.decide(id, 'deny');

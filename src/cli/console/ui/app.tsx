@@ -6,7 +6,6 @@
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { definitionDiff } from '../../definitionDiff.js';
 import { post } from './api.js';
 import { ResultView } from './contentView.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
@@ -15,9 +14,6 @@ import { InputDialog } from './inputDialog.js';
 import { ServerList } from './serverList.js';
 import type { Call, Confirmation, Event, Input, Json, Server, Tool } from './types.js';
 import { instructionLike, visible } from './visibleText.js';
-
-/** The definition type the diff takes (the page keeps its own, looser one). */
-type DiffTool = Parameters<typeof definitionDiff>[0];
 
 function Description({ text }: { text: string }) {
   return (
@@ -122,10 +118,7 @@ function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
         <div class="changed">
           <div>what changed</div>
           <pre class="json diff">
-            {definitionDiff(
-              request.previous as unknown as DiffTool,
-              request.tool as unknown as DiffTool,
-            ).map((line, i) => (
+            {(request.diff ?? []).map((line, i) => (
               <div
                 key={i}
                 class={line.startsWith('+') ? 'added' : line.startsWith('-') ? 'removed' : ''}

@@ -26,7 +26,8 @@ export interface Server {
 export interface Confirmation {
   id: string;
   server: string;
-  request: { tool: Tool; arguments: Json; reason: string; previous?: Tool };
+  /** `diff`: what changed, with `previous` (computed by the console from the whole definitions). */
+  request: { tool: Tool; arguments: Json; reason: string; previous?: Tool; diff?: string[] };
 }
 export interface Input {
   id: string;
