@@ -2,7 +2,7 @@
  * @module `toolwire console <url>... [-- <command> [args...]]`: the human in the loop in a
  * browser. Connects to each server named (several at once), serves the console page and its API
  * on 127.0.0.1 (a random port unless `--port`; another address only with `--host`), and prints
- * the URL with a one-time access token, as notebook servers do, then connects: a protected
+ * the URL with a one-time sign-in token (Enter on a terminal prints another), then connects: a protected
  * server's OAuth login (as `toolwire login`) is a sign-in link on the page, and a server that
  * cannot be reached is shown failed, to retry from there. Ctrl-C closes everything.
  */
@@ -188,10 +188,42 @@ export function historyFileOf(
     : new HistoryFile(defaultHistoryPath(), { rotate: true });
 }
 
+/**
+ * Each line on stdin (Enter, on a terminal) prints another one-time sign-in link: for another
+ * browser or tab once the first link was used. Returns the stop.
+ */
+function newLinksOnEnter(
+  io: { stdout: Pick<Writable, 'write'>; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
+  link: () => string,
+): () => void {
+  const stdin = io.stdin;
+  if (!stdin) return () => {};
+  if (stdin.isTTY === true)
+    io.stdout.write('toolwire console: the link works once; press Enter here for another\n');
+  const onData = (chunk: Buffer | string): void => {
+    for (const char of String(chunk))
+      if (char === '\n') io.stdout.write(`toolwire console: open ${link()}\n`);
+  };
+  stdin.on('data', onData);
+  stdin.resume();
+  return () => {
+    stdin.off('data', onData);
+    stdin.pause();
+    // A paused pipe or terminal would still keep the process alive.
+    (stdin as { unref?: () => void }).unref?.();
+  };
+}
+
 /** `toolwire console` */
 export async function consoleCommand(
   command: ConsoleCommand,
-  io: { stdout: Pick<Writable, 'write'>; stderr: Pick<Writable, 'write'>; signals?: SignalSource },
+  io: {
+    stdout: Pick<Writable, 'write'>;
+    stderr: Pick<Writable, 'write'>;
+    signals?: SignalSource;
+    /** The terminal: Enter prints another sign-in link (each works once). */
+    stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  },
 ): Promise<number> {
   const page = assets();
   // "Always allow" is kept with the CLI's, per server as named: one decision serves both.
@@ -203,6 +235,7 @@ export async function consoleCommand(
   });
   const interrupt = interruptOnSigint(io.signals);
   let listener: HttpListener | undefined;
+  let stopLinks = (): void => {};
   try {
     const token = randomBytes(32).toString('base64url');
     const guard = new ConsoleGuard(token);
@@ -221,7 +254,10 @@ export async function consoleCommand(
       : command.host.includes(':')
         ? `[${command.host}]`
         : command.host;
-    io.stdout.write(`toolwire console: open http://${shown}:${listener.port}/?token=${token}\n`);
+    // The token rides in the fragment: the browser never sends it, and the page trades it once.
+    const link = (t: string) => `http://${shown}:${listener?.port ?? 0}/#token=${t}`;
+    io.stdout.write(`toolwire console: open ${link(token)}\n`);
+    stopLinks = newLinksOnEnter(io, () => link(guard.issue()));
     // Connect once the page can show how it goes: a protected server's sign-in is a link there.
     const stopReporting = session.subscribe(reporter(io.stderr));
     void Promise.all(
@@ -236,6 +272,7 @@ export async function consoleCommand(
     stopReporting();
     return EXIT.ok;
   } finally {
+    stopLinks();
     interrupt.dispose();
     // The session first: it ends the pages' event streams, which the listener would wait for.
     await session.close();

@@ -37,7 +37,7 @@ async function run(command: Command): Promise<number> {
     case 'approvals':
       return approvalsCommand(command, io);
     case 'console':
-      return consoleCommand(command, io);
+      return consoleCommand(command, { ...io, stdin: process.stdin });
   }
 }
 

@@ -7,8 +7,6 @@
  * all shown as text, nothing run. Screenshots of the main views go to test-output/console/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -24,8 +22,9 @@ let browser: Browser;
 let consoleProcess: ChildProcess;
 let hostileProcess: ChildProcess;
 let httpServer: Awaited<ReturnType<typeof serveHttp>>;
-let url = '';
-let hostileUrl = '';
+/** A sign-in link of the main console, and of the hostile server's (each works once). */
+let link: () => Promise<string>;
+let hostileLink: () => Promise<string>;
 
 /** `toolwire console ...args`, keeping approvals in a folder of this test's own. */
 const consoleOf = (args: string[]) => startConsole(args, { XDG_CONFIG_HOME: configHome });
@@ -35,13 +34,13 @@ beforeAll(async () => {
   browser = await launchBrowser();
   httpServer = await serveHttp(CLI_SERVER);
   const notes = `${ROOT}build/test/fixtures/notesServer.js`;
-  ({ child: consoleProcess, url } = await consoleOf([
+  ({ child: consoleProcess, link } = await consoleOf([
     httpServer.url,
     '--',
     process.execPath,
     notes,
   ]));
-  ({ child: hostileProcess, url: hostileUrl } = await consoleOf([
+  ({ child: hostileProcess, link: hostileLink } = await consoleOf([
     '--',
     process.execPath,
     `${ROOT}build/test/fixtures/webHostileServer.js`,
@@ -53,58 +52,23 @@ afterAll(async () => {
   for (const child of [consoleProcess, hostileProcess, httpServer?.child]) child?.kill('SIGINT');
 });
 
-async function open(address: string): Promise<Page> {
+/** A new browser (context) signed in to a console with a new link of it. */
+async function open(newLink: () => Promise<string>): Promise<Page> {
   const page = await browser.newPage();
   page.on('dialog', (d) => void d.dismiss());
-  await page.goto(address);
+  await page.goto(await newLink());
   return page;
 }
 
 describe('toolwire console in Chromium', () => {
-  it('refuses what a page of another origin sends with the cookie (cross-site requests)', async () => {
-    const consoleOrigin = new URL(url).origin;
-    // Another port of 127.0.0.1 is the same site: the SameSite cookie goes along, so the Origin
-    // check and the resource policy are what stand between that page and the console.
-    const html =
-      `<form id="f" method="POST" enctype="text/plain" action="${consoleOrigin}/api/servers/s2/calls">` +
-      `<input name='{"tool":"delete_note","arguments":{"id":"csrf"},"x":"' value='"}'></form>` +
-      `<script>fetch("${consoleOrigin}/api/state", { credentials: "include", mode: "no-cors" }).catch(() => {});` +
-      'setTimeout(() => document.getElementById("f").submit(), 200);</script>';
-    const foreign = createServer((_req, res) =>
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html),
-    );
-    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
-    try {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(url); // the browser holds the console's cookie
-      await page.getByRole('button', { name: 'delete_note' }).waitFor();
-      const evil = await context.newPage();
-      const read = evil.waitForEvent('requestfailed', (r) => r.url().endsWith('/api/state'));
-      const posted = evil.waitForResponse(`${consoleOrigin}/api/servers/s2/calls`);
-      await evil.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
-      // Reading: the browser withholds the answer (Cross-Origin-Resource-Policy, no CORS).
-      expect((await read).failure()?.errorText).toMatch(/BLOCKED_BY_RESPONSE|ERR_FAILED/);
-      // Acting: refused by the Origin check.
-      expect((await posted).status()).toBe(403);
-      await evil.getByText('Requests from other sites are refused.').waitFor();
-      // Nothing was started: the console's own history has no such call.
-      const token = new URL(url).searchParams.get('token') ?? '';
-      const state = await fetch(`${consoleOrigin}/api/state`, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(await state.text()).not.toContain('csrf');
-      await context.close();
-    } finally {
-      foreign.close();
-    }
-  }, 60_000);
-
-  it('refuses a visit without the token', async () => {
+  it('shows a page opened without a sign-in link as signed out, and serves it nothing', async () => {
     const page = await browser.newPage();
-    const response = await page.goto(url.replace(/\?token=.*$/, ''));
-    expect(response?.status()).toBe(401);
-    expect(await page.textContent('body')).toContain('Open the URL toolwire console printed');
+    const address = new URL(await link());
+    const response = await page.goto(address.origin);
+    expect(response?.status()).toBe(200);
+    await page.getByText('This page is not signed in.').waitFor();
+    expect(await page.evaluate(() => fetch('/api/state').then((r) => r.status))).toBe(401);
+    expect(await page.getByRole('button', { name: 'delete_note' }).count()).toBe(0);
     await page.close();
   });
 
@@ -115,7 +79,7 @@ describe('toolwire console in Chromium', () => {
       `${ROOT}build/examples/everything/server.js`,
     ]);
     try {
-      const page = await open(everything.url);
+      const page = await open(everything.link);
       for (const name of ['echo', 'sample_image', 'sample_audio', 'fail'])
         await page.getByRole('button', { name, exact: true }).waitFor();
       await page.getByRole('button', { name: 'sample_image', exact: true }).click();
@@ -158,7 +122,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it('lists the tools of both servers, validates the form, confirms, and shows the result', async () => {
-    const page = await open(url);
+    const page = await open(link);
     await page.getByRole('button', { name: 'delete_note' }).click();
     await page.getByText('hints (untrusted):').waitFor();
     await page.getByRole('button', { name: 'slow' }).waitFor();
@@ -178,7 +142,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it('fills a form with variants: a oneOf of objects, and a string or null', async () => {
-    const page = await open(url);
+    const page = await open(link);
     await page.getByRole('button', { name: 'schedule_note' }).click();
     await page.fill('#field-id', '7');
     await page.selectOption('#field-when-kind', { label: 'After a delay' });
@@ -207,7 +171,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it('shows the progress of a long call and cancels it', async () => {
-    const page = await open(url);
+    const page = await open(link);
     await page.getByRole('button', { name: 'slow' }).click();
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     await page.getByRole('button', { name: 'Allow once' }).click();
@@ -222,7 +186,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it('runs a tool as a task, showing its status, and cancels the task', async () => {
-    const page = await open(url);
+    const page = await open(link);
     await page.getByRole('button', { name: 'slow' }).click();
     await page.getByLabel('run as a task').check();
     await page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -242,7 +206,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it("answers a server's elicitation and sampling request in dialogs, and runs a call again", async () => {
-    const page = await open(url);
+    const page = await open(link);
     await page.getByRole('button', { name: 'rename_note' }).click();
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     await page.getByRole('button', { name: 'Allow once' }).click();
@@ -301,7 +265,7 @@ describe('toolwire console in Chromium', () => {
       { XDG_CONFIG_HOME: home },
     );
     try {
-      const page = await open(drafting.url);
+      const page = await open(drafting.link);
       await page.getByRole('button', { name: 'summarize_note' }).click();
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await page.getByRole('button', { name: 'Allow once' }).click();
@@ -330,7 +294,7 @@ describe('toolwire console in Chromium', () => {
       `${ROOT}build/test/fixtures/rugPullServer.js`,
     ]);
     try {
-      const page = await open(rug.url);
+      const page = await open(rug.link);
       // A new console shows what the earlier ones kept in the history file (same config folder).
       const earlier = page.locator('.history li.earlier', { hasText: 'delete_note' }).first();
       await earlier.waitFor();
@@ -380,7 +344,7 @@ describe('toolwire console in Chromium', () => {
       `${ROOT}build/test/fixtures/oddShapesServer.js`,
     ]);
     try {
-      const page = await open(odd.url);
+      const page = await open(odd.link);
       await page.getByRole('button', { name: 'odd' }).click();
       const detail = page.getByRole('region', { name: 'tool odd' });
       await detail.waitFor();
@@ -396,7 +360,7 @@ describe('toolwire console in Chromium', () => {
   }, 60_000);
 
   it('shows a hostile definition and result as text: nothing runs, hidden text shown', async () => {
-    const page = await open(hostileUrl);
+    const page = await open(hostileLink);
     await page.getByRole('button', { name: 'inspect' }).click();
     const detail = page.getByRole('region', { name: 'tool inspect' });
     await detail.waitFor();

@@ -1,12 +1,13 @@
 /**
- * Issue 13: the console's HTTP side, before its page: the one-time token exchanged for an
- * HttpOnly cookie; requests without it, with a wrong one, for another Host or from another Origin
+ * Issue 13: the console's HTTP side, before its page: the one-time sign-in token traded for a
+ * session; requests without it, with a wrong one, for another Host or from another Origin
  * refused; the security headers; the state (servers and tools); a call that waits for the
  * person's confirmation, heard on the event stream, then runs; a denial; malformed requests; a
  * server that cannot be reached, retried; the output schema check of each result.
  * It also found a defect of serveHttp: a response closing after Node detached its socket (the
  * 413 answered before a large body was read) left a null socket in the listener's table, and
  * close() threw from its idle sweep; this file failed with that error before the fix.
+ * (Issue 19 replaced the cookie with a session sent as a header: see issue-19-console-session.)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -20,6 +21,7 @@ import { consoleHandler } from '../../src/cli/console/consoleHandler.js';
 import { ConsoleSession } from '../../src/cli/console/consoleSession.js';
 import { HistoryFile } from '../../src/cli/console/historyFile.js';
 import { fakeServer } from '../support/fakeServer.js';
+import { consoleEvents, type ConsoleEvents } from '../support/consoleEvents.js';
 import { ROOT } from '../support/paths.js';
 
 const TOKEN = 'a'.repeat(43);
@@ -29,6 +31,10 @@ let listener: HttpListener;
 let session: ConsoleSession;
 let base = '';
 let port = 0;
+/** The page's session, as the sign-in gave it (beforeAll). */
+let auth: Record<string, string> = {};
+/** One event stream, open for every test, as a page keeps it. */
+let stream: ConsoleEvents;
 
 beforeAll(async () => {
   writeFileSync(
@@ -54,113 +60,82 @@ beforeAll(async () => {
   port = listener.port;
   guard.listening('127.0.0.1', port);
   base = `http://127.0.0.1:${port}`;
-  const exchanged = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
-  cookie = exchanged.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const signedIn = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ token: TOKEN }),
+  });
+  const { session: secret } = (await signedIn.json()) as { session: string };
+  auth = { authorization: `Bearer ${secret}`, origin: base };
+  stream = await consoleEvents(base, auth);
 }, 30_000);
 
 afterAll(async () => {
+  stream?.close();
   await session?.close();
   await listener?.close();
   rmSync(historyDir, { recursive: true, force: true });
 });
 
-/** The session cookie, as the token's exchange set it (beforeAll). */
-let cookie = '';
 const get = (path: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}${path}`, { headers: { cookie, ...headers }, redirect: 'manual' });
+  fetch(`${base}${path}`, { headers: { ...auth, ...headers }, redirect: 'manual' });
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', ...headers },
+    headers: { ...auth, 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-/** Reads the event stream until `until` matches an event; resolves with the events read. */
+/** Acts, then reads the open stream until `until` matches an event; resolves with the events read. */
 async function eventsUntil(
   until: (event: Record<string, unknown>) => boolean,
   act: () => Promise<unknown>,
 ): Promise<Array<Record<string, unknown>>> {
-  const controller = new AbortController();
-  const response = await fetch(`${base}/api/events`, {
-    headers: { cookie },
-    signal: controller.signal,
-  });
-  const reader = response.body!.getReader();
-  const seen: Array<Record<string, unknown>> = [];
-  let buffer = '';
+  const from = stream.seen.length;
   await act();
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += new TextDecoder().decode(value);
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const chunk = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      if (!chunk.startsWith('data: ')) continue;
-      const event = JSON.parse(chunk.slice(6)) as Record<string, unknown>;
-      seen.push(event);
-      if (until(event)) {
-        controller.abort();
-        return seen;
-      }
-    }
-  }
-  controller.abort();
-  throw new Error(`not seen: ${JSON.stringify(seen)}`);
+  await stream.until(until, from);
+  return stream.seen.slice(from);
 }
 
+/** Answers a confirmation as the page that was shown it does: with its stream's key. */
+const decide = (confirm: { id: string; key?: unknown }, decision: string) =>
+  post(`/api/confirmations/${confirm.id}`, { decision, stream: stream.id, key: confirm.key });
+
 describe('the console over HTTP', () => {
-  it('exchanges the token in the URL for an HttpOnly, SameSite=Strict cookie', async () => {
-    const exchanged = await fetch(`${base}/?token=${TOKEN}`, { redirect: 'manual' });
-    expect(exchanged.status).toBe(303);
-    expect(exchanged.headers.get('location')).toBe('/');
-    // Named after the port (cookies are not scoped by port), holding a session, not the token.
-    const set = exchanged.headers.get('set-cookie') ?? '';
-    expect(set).toMatch(
-      new RegExp(`^toolwire_console_${port}=[\\w-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
-    );
-    expect(set).not.toContain(TOKEN);
-    const page = await get('/');
+  it('serves the page to anyone on its address, with its security headers', async () => {
+    const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
+    expect(page.headers.get('set-cookie')).toBeNull();
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('x-frame-options')).toBe('DENY');
   });
 
-  it("takes its own port's session cookie, or the token as a Bearer header, nothing else", async () => {
+  it('takes the session as a Bearer header, nothing else', async () => {
     const state = (headers: Record<string, string>) =>
       fetch(`${base}/api/state`, { headers }).then((r) => r.status);
-    const session = cookie.split('=')[1]!;
-    expect(await state({ cookie })).toBe(200);
-    expect(await state({ authorization: `Bearer ${TOKEN}` })).toBe(200);
-    expect(await state({ cookie: `toolwire_console_${port}=${TOKEN}` })).toBe(401);
-    expect(await state({ cookie: `toolwire_console_${port + 1}=${session}` })).toBe(401);
-    expect(await state({ authorization: `Bearer ${session}` })).toBe(401);
+    expect(await state(auth)).toBe(200);
+    expect(await state({ authorization: `Bearer ${TOKEN}` })).toBe(401);
+    expect(await state({ cookie: `session=${auth['authorization']!.slice(7)}` })).toBe(401);
   });
 
   it.each([
-    ['no token', {}, 401],
-    ['a wrong token', { cookie: 'toolwire_console=nope' }, 401],
-    ['a wrong Bearer token', { cookie: '', authorization: 'Bearer nope' }, 401],
+    ['no session', {}, 401],
+    ['a wrong Bearer session', { authorization: 'Bearer nope' }, 401],
     ['another Origin', { origin: 'https://evil.example' }, 403],
   ])('refuses a request with %s', async (_what, headers: Record<string, string>, status) => {
-    const init: Record<string, string> = { ...headers };
-    if (!('cookie' in headers)) init['cookie'] = '';
     const response = await fetch(`${base}/api/state`, {
-      headers: { ...(headers['cookie'] === undefined ? {} : {}), ...init },
+      headers: 'origin' in headers ? { ...auth, ...headers } : headers,
     });
     expect(response.status).toBe(status);
     expect(await response.text()).not.toContain('delete_note');
-    expect((await fetch(`${base}/?token=wrong`, { redirect: 'manual' })).status).toBe(401);
   });
 
-  it('refuses another Host (DNS rebinding), even with the cookie', async () => {
+  it('refuses another Host (DNS rebinding), even with the session', async () => {
     // fetch cannot set Host: a raw request can, as a rebinding browser would send it.
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, path: '/api/state', headers: { host: 'evil.example', cookie } },
+        { host: '127.0.0.1', port, path: '/api/state', headers: { ...auth, host: 'evil.example' } },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -188,10 +163,9 @@ describe('the console over HTTP', () => {
   });
 
   it('begins the event stream with the whole state, so a page misses no change', async () => {
-    const seen = await eventsUntil(
-      () => true,
-      async () => {},
-    );
+    const fresh = await consoleEvents(base, auth);
+    fresh.close();
+    const seen = fresh.seen;
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ type: 'state', servers: [{ id: 's1', state: 'connected' }] });
     expect(seen[0]).toHaveProperty('history');
@@ -212,13 +186,14 @@ describe('the console over HTTP', () => {
     );
     const confirm = asked.find((e) => e['type'] === 'confirm') as {
       id: string;
+      key: string;
       request: { tool: { name: string }; arguments: unknown };
     };
     expect(confirm.request.tool.name).toBe('delete_note');
     expect(confirm.request.arguments).toEqual({ id: '4' });
     const ended = await eventsUntil(
       (e) => e['type'] === 'call-ended' && e['call'] === call,
-      () => post(`/api/confirmations/${confirm.id}`, { decision: 'allow-once' }),
+      () => decide(confirm, 'allow-once'),
     );
     expect(ended.at(-1)).toMatchObject({
       result: { content: [{ type: 'text', text: 'deleted 4' }] },
@@ -257,10 +232,10 @@ describe('the console over HTTP', () => {
       (e) => e['type'] === 'confirm',
       () => post('/api/servers/s1/calls', { tool: 'delete_note', arguments: { id: '5' } }),
     );
-    const id = (asked.find((e) => e['type'] === 'confirm') as { id: string }).id;
+    const confirm = asked.find((e) => e['type'] === 'confirm') as { id: string; key: string };
     const ended = await eventsUntil(
       (e) => e['type'] === 'call-ended',
-      () => post(`/api/confirmations/${id}`, { decision: 'deny' }),
+      () => decide(confirm, 'deny'),
     );
     expect(ended.at(-1)).toMatchObject({ error: 'The user denied the call to tool "delete_note"' });
   });
@@ -269,7 +244,7 @@ describe('the console over HTTP', () => {
     expect((await post('/api/servers/s1/calls', 'not json')).status).toBe(400);
     expect((await post('/api/servers/s9/calls', { tool: 'x' })).status).toBe(400);
     expect((await post('/api/servers/s1/calls', { tool: 'x', arguments: [1] })).status).toBe(400);
-    expect((await post('/api/confirmations/q999', { decision: 'allow-once' })).status).toBe(404);
+    expect((await post('/api/confirmations/q999', { decision: 'allow-once' })).status).toBe(403);
     expect((await post('/api/confirmations/q1', { decision: 'maybe' })).status).toBe(400);
     expect((await post('/api/servers/s1/calls', 'x'.repeat(2 * 1024 * 1024))).status).toBe(413);
     expect((await get('/nothing')).status).toBe(404);

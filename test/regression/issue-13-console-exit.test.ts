@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startConsole, startToolwire } from '../support/cliRun.js';
+import { consoleSignIn, startConsole, startToolwire } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 
 const home = mkdtempSync(join(tmpdir(), 'toolwire-console-exit-'));
@@ -25,9 +25,8 @@ describe('toolwire console ends', () => {
       { XDG_CONFIG_HOME: home },
     );
     started.push(child);
-    const exchanged = await fetch(url, { redirect: 'manual' });
-    const cookie = exchanged.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const events = await fetch(new URL('/api/events', url), { headers: { cookie } });
+    const { headers } = await consoleSignIn(url);
+    const events = await fetch(new URL('/api/events', url), { headers });
     expect(events.status).toBe(200);
     const reader = events.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('"type":"state"');

@@ -71,18 +71,62 @@ export async function serveHttp(
 export async function startConsole(
   args: readonly string[],
   env: Record<string, string> = {},
-): Promise<{ url: string; child: ReturnType<typeof startToolwire> }> {
+): Promise<{
+  url: string;
+  child: ReturnType<typeof startToolwire>;
+  /** A sign-in link not used yet: the first one printed, then one more per call (a line on stdin). */
+  link: () => Promise<string>;
+}> {
   const child = startToolwire(['console', ...args], env);
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const m = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(child.output().stdout);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('close', (code) =>
-      reject(new Error(`console exited ${code}: ${child.output().stderr}`)),
+  const printed = (): string[] =>
+    [...child.output().stdout.matchAll(/open (http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/g)].map(
+      (m) => m[1]!,
     );
+  const nth = (n: number) =>
+    new Promise<string>((resolve, reject) => {
+      const look = (): void => {
+        const found = printed()[n];
+        if (found === undefined) return;
+        child.stdout.off('data', look);
+        resolve(found);
+      };
+      child.stdout.on('data', look);
+      child.once('close', (code) =>
+        reject(new Error(`console exited ${code}: ${child.output().stderr}`)),
+      );
+      look();
+    });
+  const url = await nth(0);
+  let used = 0;
+  const link = async (): Promise<string> => {
+    if (used > 0) child.stdin.write('\n');
+    return nth(used++);
+  };
+  return { url, child, link };
+}
+
+/**
+ * Signs in to a console as its page does: trades the one-time token of `url` (a printed link) for
+ * a session. Returns the console's origin and the headers of a signed-in request of its page.
+ */
+export async function consoleSignIn(
+  url: string,
+): Promise<{ base: string; session: string; headers: Record<string, string> }> {
+  const link = new URL(url);
+  const token = new URLSearchParams(link.hash.slice(1)).get('token') ?? '';
+  const response = await fetch(`${link.origin}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: link.origin },
+    body: JSON.stringify({ token }),
   });
-  return { url, child };
+  const { session } = (await response.json()) as { session?: string };
+  if (response.status !== 200 || typeof session !== 'string')
+    throw new Error(`console sign-in failed: ${response.status}`);
+  return {
+    base: link.origin,
+    session,
+    headers: { authorization: `Bearer ${session}`, origin: link.origin },
+  };
 }
 
 /** Waits until `check` is true, polling every 25 ms, for at most `ms`. */

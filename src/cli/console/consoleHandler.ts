@@ -2,11 +2,13 @@
  * @module The console's HTTP interface, as a web-standard handler served on 127.0.0.1: the page
  * and its bundled assets, a JSON API over the {@link ConsoleSession} (state, calls, cancels,
  * confirmations, trust per server) and a server-sent event stream of every change. Every request
- * passes the {@link ConsoleGuard} first; every answer carries its security headers.
+ * passes the {@link ConsoleGuard} first; every answer carries its security headers. Questions
+ * (confirmations, a server's elicitation and sampling requests) are answered only with the key
+ * the event stream that showed them was given.
  */
 import type { ApprovalDecision } from '../../client.js';
 import { SECURITY_HEADERS, type ConsoleGuard } from './consoleGuard.js';
-import type { ConsoleSession } from './consoleSession.js';
+import type { ConsoleEvent, ConsoleSession } from './consoleSession.js';
 
 /** The page and its assets. */
 export interface ConsoleAssets {
@@ -65,24 +67,36 @@ async function bodyOf(request: Request): Promise<Record<string, unknown> | Respo
   return json(400, { error: 'The request body must be a JSON object' });
 }
 
-/** Everything the page shows, as it is now. */
-function snapshot(session: ConsoleSession) {
+/** Everything the page shows, as it is now, with the keys of the questions for `stream`. */
+function snapshot(session: ConsoleSession, keyOf: (question: string) => string) {
   return {
     servers: [...session.servers.values()].map((s) => s.summary()),
     model: session.modelName,
-    waiting: session.waiting(),
-    inputs: session.waitingInputs(),
+    waiting: session.waiting().map((w) => ({ ...w, key: keyOf(w.id) })),
+    inputs: session.waitingInputs().map((i) => ({ ...i, key: keyOf(i.id) })),
     history: session.history,
   };
 }
 
+/** An event as one stream is sent it: a question with the key to answer it from that stream. */
+function keyed(
+  event: ConsoleEvent,
+  keyOf: (question: string) => string,
+): ConsoleEvent | (ConsoleEvent & { key: string }) {
+  return event.type === 'confirm' || event.type === 'input'
+    ? { ...event, key: keyOf(event.id) }
+    : event;
+}
+
 /**
- * The server-sent events of the session: a `state` event with the whole state, then every change,
- * with a keep-alive comment.
+ * The server-sent events of the session: a `state` event with the whole state (and this stream's
+ * id), then every change, with a keep-alive comment.
  */
-function events(session: ConsoleSession, signal: AbortSignal): Response {
+function events(session: ConsoleSession, guard: ConsoleGuard, signal: AbortSignal): Response {
   const encoder = new TextEncoder();
-  let stop = (): void => {};
+  const opened = guard.openStream();
+  const keyOf = (question: string): string => guard.answerKey(opened.id, question);
+  let stop = (): void => opened.close();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const send = (text: string) => {
@@ -94,10 +108,14 @@ function events(session: ConsoleSession, signal: AbortSignal): Response {
       };
       // The state first, then every change: nothing falls between the two (a page that read the
       // state and then subscribed could miss a server connecting in between).
-      send(`data: ${JSON.stringify({ type: 'state', ...snapshot(session) })}\n\n`);
-      const unsubscribe = session.subscribe((event) => send(`data: ${JSON.stringify(event)}\n\n`));
+      const state = { type: 'state', stream: opened.id, ...snapshot(session, keyOf) };
+      send(`data: ${JSON.stringify(state)}\n\n`);
+      const unsubscribe = session.subscribe((event) =>
+        send(`data: ${JSON.stringify(keyed(event, keyOf))}\n\n`),
+      );
       const keepAlive = setInterval(() => send(': keep-alive\n\n'), 15_000);
       stop = () => {
+        opened.close();
         unsubscribe();
         clearInterval(keepAlive);
       };
@@ -126,6 +144,16 @@ function events(session: ConsoleSession, signal: AbortSignal): Response {
   });
 }
 
+const NOT_SHOWN = 'This question can be answered only from the page that shows it';
+
+/** An answer without the proof that came with it (the stream and its key). */
+function withoutProof(body: Record<string, unknown>): Record<string, unknown> {
+  const answer = { ...body };
+  delete answer['stream'];
+  delete answer['key'];
+  return answer;
+}
+
 /** The console's handler. */
 export function consoleHandler(
   session: ConsoleSession,
@@ -136,25 +164,35 @@ export function consoleHandler(
     const verdict = guard.check(request);
     if (verdict.kind === 'refused')
       return answer(verdict.status, `${verdict.message}\n`, { type: 'text/plain' });
-    if (verdict.kind === 'exchange')
-      return answer(303, '', {
-        type: 'text/plain',
-        extra: { location: verdict.location, 'set-cookie': verdict.cookie },
-      });
     const { pathname } = new URL(request.url);
     const method = request.method;
     // Browsers ask for it on their own; there is none.
     if (method === 'GET' && pathname === '/favicon.ico')
       return answer(204, '', { type: 'text/plain' });
-    if (method === 'GET' && pathname === '/')
-      return answer(200, assets.html, { type: 'text/html; charset=utf-8' });
-    const file = method === 'GET' ? assets.files.get(pathname) : undefined;
-    if (file) return answer(200, file.body, { type: file.type });
-    if (method === 'GET' && pathname === '/api/state') return json(200, snapshot(session));
-    if (method === 'GET' && pathname === '/api/events') return events(session, request.signal);
-    if (method !== 'POST') return json(404, { error: `No ${method} ${pathname}` });
-    const body = await bodyOf(request);
+    if (verdict.kind === 'public') {
+      if (method === 'GET' && pathname === '/')
+        return answer(200, assets.html, { type: 'text/html; charset=utf-8' });
+      const file = method === 'GET' ? assets.files.get(pathname) : undefined;
+      if (file) return answer(200, file.body, { type: file.type });
+      return answer(404, `No ${method} ${pathname}\n`, { type: 'text/plain' });
+    }
+    const body = method === 'POST' ? await bodyOf(request) : {};
     if (body instanceof Response) return body;
+    // The one-time token of the printed link, traded for this page's session.
+    if (verdict.kind === 'sign-in') {
+      const session = typeof body['token'] === 'string' ? guard.signIn(body['token']) : undefined;
+      return session === undefined
+        ? json(401, { error: 'This sign-in link is not valid, or was used already' })
+        : json(200, { session });
+    }
+    if (method === 'GET' && pathname === '/api/state')
+      return json(
+        200,
+        snapshot(session, () => ''),
+      );
+    if (method === 'GET' && pathname === '/api/events')
+      return events(session, guard, request.signal);
+    if (method !== 'POST') return json(404, { error: `No ${method} ${pathname}` });
     let m = /^\/api\/servers\/([\w-]+)\/calls$/.exec(pathname);
     if (m) {
       const server = session.servers.get(m[1]!);
@@ -200,6 +238,7 @@ export function consoleHandler(
     m = /^\/api\/inputs\/([\w-]+)\/draft$/.exec(pathname);
     if (m) {
       if (!session.model) return json(409, { error: 'No model command is configured' });
+      if (!guard.mayAnswer(m[1]!, body)) return json(403, { error: NOT_SHOWN });
       try {
         const draft = await session.draftReply(m[1]!);
         if (draft === 'busy')
@@ -213,7 +252,8 @@ export function consoleHandler(
     }
     m = /^\/api\/inputs\/([\w-]+)$/.exec(pathname);
     if (m) {
-      const answered = session.answerInput(m[1]!, body);
+      if (!guard.mayAnswer(m[1]!, body)) return json(403, { error: NOT_SHOWN });
+      const answered = session.answerInput(m[1]!, withoutProof(body));
       if (answered === 'invalid')
         return json(400, { error: 'An elicitation answer is { action, content? }' });
       return answered ? json(200, {}) : json(404, { error: 'No such request is waiting' });
@@ -223,6 +263,7 @@ export function consoleHandler(
       const decision = body['decision'] as ApprovalDecision;
       if (!DECISIONS.has(decision))
         return json(400, { error: 'decision must be allow-once, allow-always or deny' });
+      if (!guard.mayAnswer(m[1]!, body)) return json(403, { error: NOT_SHOWN });
       return session.decide(m[1]!, decision)
         ? json(200, {})
         : json(404, { error: 'No such confirmation is waiting' });

@@ -2,11 +2,12 @@
  * @module The console page: the servers (connecting, signing in, failed, or connected with their
  * tools), a tool's definition and the form to call it, the confirmation the approval policy asks
  * for, running calls with progress, log messages and a cancel button, results, and the history. State comes from `/api/state`, changes from the
- * `/api/events` stream; actions are POSTs to the console's API (same origin, cookie).
+ * `/api/events` stream; actions are POSTs to the console's API (same origin, with the session the
+ * page signed in with: see api.ts).
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { post } from './api.js';
+import { answer, listen, post, signIn, streamOpened } from './api.js';
 import { ResultView } from './contentView.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
 import { Guarded } from './guarded.js';
@@ -103,7 +104,8 @@ function ToolDetail(props: {
 
 function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
   const { request } = waiting;
-  const answer = (decision: string) => void post(`/api/confirmations/${waiting.id}`, { decision });
+  const decide = (decision: string) =>
+    void answer(`/api/confirmations/${waiting.id}`, waiting, { decision });
   return (
     <div class="dialog" role="dialog" aria-label="confirm the call">
       <h2>Call {visible(request.tool.name)}?</h2>
@@ -130,9 +132,9 @@ function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
         </div>
       ) : null}
       <div class="actions">
-        <button onClick={() => answer('allow-once')}>Allow once</button>
-        <button onClick={() => answer('allow-always')}>Always allow this definition</button>
-        <button class="danger" onClick={() => answer('deny')}>
+        <button onClick={() => decide('allow-once')}>Allow once</button>
+        <button onClick={() => decide('allow-always')}>Always allow this definition</button>
+        <button class="danger" onClick={() => decide('deny')}>
           Deny
         </button>
       </div>
@@ -262,6 +264,19 @@ function History({ events }: { events: Event[] }) {
   );
 }
 
+/** What a page without a session shows. */
+function SignedOut() {
+  return (
+    <main class="signed-out" role="alert">
+      <h1>toolwire console</h1>
+      <p>
+        This page is not signed in. Open the link <code>toolwire console</code> printed: it works
+        once. For another link, press Enter in the terminal where the console runs.
+      </p>
+    </main>
+  );
+}
+
 function App() {
   const [servers, setServers] = useState<Server[]>([]);
   const [waiting, setWaiting] = useState<Confirmation[]>([]);
@@ -270,12 +285,14 @@ function App() {
   const [events, setEvents] = useState<Event[]>([]);
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>();
   const [model, setModel] = useState<string | undefined>(undefined);
+  const [signedIn, setSignedIn] = useState<boolean | undefined>(undefined);
   useEffect(() => {
+    const stop = new AbortController();
     // The stream begins with the whole state (again after a reconnection), then each change.
-    const source = new EventSource('/api/events');
-    source.onmessage = (message: MessageEvent<string>) => {
-      const e = JSON.parse(message.data) as Event;
+    const onEvent = (data: string) => {
+      const e = JSON.parse(data) as Event;
       if (e.type === 'state') {
+        streamOpened(String(e['stream']));
         const state = e as unknown as {
           servers: Server[];
           model?: string;
@@ -347,8 +364,13 @@ function App() {
           ),
         );
     };
-    return () => source.close();
+    void signIn().then((ok) => {
+      setSignedIn(ok);
+      if (ok) listen(onEvent, () => setSignedIn(false), stop.signal);
+    });
+    return () => stop.abort();
   }, []);
+  if (signedIn === false) return <SignedOut />;
   const server = servers.find((s) => s.id === selected?.server);
   const tool = server?.tools.find((t) => t.name === selected?.tool);
   return (
@@ -402,7 +424,10 @@ function App() {
           what="This confirmation"
           giveUp={{
             label: 'Deny',
-            run: () => void post(`/api/confirmations/${waiting[0]!.id}`, { decision: 'deny' }),
+            run: () =>
+              void answer(`/api/confirmations/${waiting[0]!.id}`, waiting[0]!, {
+                decision: 'deny',
+              }),
           }}
         >
           <ConfirmDialog waiting={waiting[0]} />
@@ -414,8 +439,9 @@ function App() {
           giveUp={{
             label: inputs[0].kind === 'sampling' ? 'Reject' : 'Cancel',
             run: () =>
-              void post(
+              void answer(
                 `/api/inputs/${inputs[0]!.id}`,
+                inputs[0]!,
                 inputs[0]!.kind === 'sampling' ? {} : { action: 'cancel' },
               ),
           }}

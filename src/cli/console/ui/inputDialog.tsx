@@ -5,14 +5,14 @@
  * drafted by the configured model command when the person asks, or Reject.
  */
 import { useState } from 'preact/hooks';
-import { jsonOf, post } from './api.js';
+import { answer as answerOn, jsonOf } from './api.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
 import type { Input, Json } from './types.js';
 import { visible } from './visibleText.js';
 
 /** A server's question: an elicitation (a form, or a URL) or a sampling request. */
 export function InputDialog({ input, model }: { input: Input; model: string | undefined }) {
-  const answer = (body: unknown) => void post(`/api/inputs/${input.id}`, body);
+  const answer = (body: object) => void answerOn(`/api/inputs/${input.id}`, input, body);
   const [reply, setReply] = useState('');
   // The model command's draft fills the reply, the person's to read and change before sending
   // (the console tells the server a reply sent unchanged is the model's).
@@ -22,7 +22,7 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
     setDrafting(true);
     setProblem('');
     try {
-      const body = await jsonOf(await post(`/api/inputs/${input.id}/draft`, {}));
+      const body = await jsonOf(await answerOn(`/api/inputs/${input.id}/draft`, input, {}));
       if (typeof body['text'] === 'string') {
         setReply(body['text']);
       } else setProblem(String(body['error'] ?? 'No draft came back'));

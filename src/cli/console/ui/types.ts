@@ -26,12 +26,16 @@ export interface Server {
 export interface Confirmation {
   id: string;
   server: string;
+  /** The key this page's event stream was given to answer it. */
+  key?: string;
   /** `diff`: what changed, with `previous` (computed by the console from the whole definitions). */
   request: { tool: Tool; arguments: Json; reason: string; previous?: Tool; diff?: string[] };
 }
 export interface Input {
   id: string;
   server: string;
+  /** The key this page's event stream was given to answer it. */
+  key?: string;
   kind: 'elicitation' | 'sampling';
   params: Json;
 }
