@@ -14,7 +14,7 @@ export type {
   HandlerCapabilityOptions,
   ServerRequestContext,
 } from './client/serverRequests.js';
-export { MemoryApprovalStore } from './client/approval.js';
+export { MemoryApprovalStore } from './client/approval/policy.js';
 export type {
   ApprovalDecision,
   ApprovalPolicy,
@@ -24,13 +24,25 @@ export type {
   ApprovedDefinition,
   AuditEvent,
   AuditSink,
-} from './client/approval.js';
+} from './client/approval/policy.js';
+export { renamedFrom, resemblance } from './client/approval/renames.js';
+export type { Renamed, Resemblance } from './client/approval/renames.js';
+export {
+  hiddenTagText,
+  invisibleCharacters,
+  nameSkeleton,
+  revealInvisible,
+  toolTextFindings,
+} from './client/approval/toolText.js';
+export type { ToolTextFinding } from './client/approval/toolText.js';
+export { ServerToolNames } from './client/approval/serverToolNames.js';
+export type { ExposedTool, ServerToolNamesOptions } from './client/approval/serverToolNames.js';
 export type {
   ClientInstrumentation,
   ClientRequest,
   ClientSessionView,
 } from './client/instrumentation.js';
-export { fingerprintTool } from './client/fingerprint.js';
+export { canonicalJson, fingerprintTool } from './client/approval/fingerprint.js';
 export type { WalkOptions } from './client/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';
 export type { Task, TaskStatus } from './tasks/taskTypes.js';

@@ -1,19 +1,25 @@
 /**
- * @module `toolwire approvals list` and `toolwire approvals revoke <server> [<tool>]`: what the
- * user allowed always, per server (as named on the command line) and tool, with the definition's
- * fingerprint and when; and taking an approval back, so the next call asks again.
+ * @module `toolwire approvals list`, `revoke <server> [<tool>]`, `trust <server>` and
+ * `distrust <server>`: what the user allowed always, per server (its identity: the URL, or the
+ * real paths of what it runs) and tool, with the definition's fingerprint and when; taking an
+ * approval back, so the next call asks again; and which servers' annotations the person trusts
+ * (read-only tools of those run unasked, as with `call --trust-annotations`).
  */
 import type { Writable } from 'node:stream';
 import { UsageError } from './argValues.js';
 import { ApprovalsFile } from './approvalsFile.js';
 import { EXIT } from './failure.js';
+import { identityOf } from './serverIdentity.js';
 import { terminalJson, terminalLine } from './terminalText.js';
 
 /** `toolwire approvals ...` */
 export interface ApprovalsCommand {
   kind: 'approvals';
-  action: 'list' | 'revoke';
-  /** revoke: the server as `list` shows it (a URL, or `-- "command" "args"...`). */
+  action: 'list' | 'revoke' | 'trust' | 'distrust';
+  /**
+   * revoke, trust, distrust: the server as `list` shows it (a URL, or `-- "command" "args"...` as
+   * one word), or a command line after `--` (resolved as `call` resolves it).
+   */
   server: string | undefined;
   /** revoke: one tool; undefined: all of the server's. */
   tool: string | undefined;
@@ -37,8 +43,19 @@ export function parseApprovals(words: readonly string[]): ApprovalsCommand {
       );
     return { kind: 'approvals', action, server, tool, jsonOutput };
   }
+  if (action === 'trust' || action === 'distrust') {
+    if (
+      args.length === 0 ||
+      (args[0] !== '--' && args.length > 1) ||
+      (args[1] === undefined && args[0] === '--')
+    )
+      throw new UsageError(
+        `approvals ${action}: give the server: a URL, as approvals list shows it, or -- <command> [args...]`,
+      );
+    return { kind: 'approvals', action, server: identityOf(args), tool: undefined, jsonOutput };
+  }
   throw new UsageError(
-    'approvals: give list, or revoke <server> [<tool>] (see toolwire help approvals)',
+    'approvals: give list, revoke <server> [<tool>], trust <server> or distrust <server> (see toolwire help approvals)',
   );
 }
 
@@ -59,15 +76,30 @@ export async function approvalsCommand(
   io: { stdout: Pick<Writable, 'write'> },
   file: ApprovalsFile = new ApprovalsFile(),
 ): Promise<number> {
+  if (command.action === 'trust' || command.action === 'distrust') {
+    const server = command.server as string;
+    const trusted = command.action === 'trust';
+    const changed = await file.setTrusted(server, trusted);
+    if (command.jsonOutput) io.stdout.write(terminalJson({ server, trusted, changed }, 2) + '\n');
+    else
+      io.stdout.write(
+        trusted
+          ? `${changed ? 'Trusting' : 'Already trusting'} the annotations of ${terminalLine(server)}: its read-only tools run without asking (unless one becomes read-only).\n`
+          : `${changed ? 'No longer trusting' : 'Not trusting'} the annotations of ${terminalLine(server)}: every call is confirmed unless allowed always.\n`,
+      );
+    return EXIT.ok;
+  }
   if (command.action === 'list') {
-    const { servers } = await file.read();
+    const { servers, trusted = {} } = await file.read();
     if (command.jsonOutput) {
-      io.stdout.write(terminalJson({ file: file.path, servers }, 2) + '\n');
+      io.stdout.write(terminalJson({ file: file.path, servers, trusted }, 2) + '\n');
       return EXIT.ok;
     }
     const lines: string[] = [];
+    for (const server of Object.keys(trusted))
+      if (!(server in servers)) lines.push(`${terminalLine(server)}  (annotations trusted)`);
     for (const [server, tools] of Object.entries(servers)) {
-      lines.push(terminalLine(server));
+      lines.push(`${terminalLine(server)}${trusted[server] ? '  (annotations trusted)' : ''}`);
       for (const [tool, approved] of Object.entries(tools))
         lines.push(
           `  ${terminalLine(tool)}  allowed ${terminalLine(approved.approvedAt)}  sha256:${terminalLine(approved.fingerprint.slice(0, 16))}`,

@@ -1,9 +1,11 @@
 /**
  * @module Where the CLI keeps "always allow" decisions: `approvals.json` beside the credentials
  * file (`$XDG_CONFIG_HOME/toolwire/`), readable by the user only and replaced atomically, like it.
- * Decisions are kept per server as the user named it on the command line (its URL, or the command
- * that starts it), never by the name a server gives itself, and per tool with the definition's
- * fingerprint and the definition itself, so a changed definition is shown as a change.
+ * Decisions are kept per server by its identity (serverIdentity.ts: its URL, or the real paths of
+ * the program and files it runs), never by the name a server gives itself, and per tool with the
+ * definition's fingerprint and the definition itself, so a changed definition is shown as a
+ * change. The file also keeps which servers the person trusts (their annotations decide which
+ * tools are confirmed), as the console's "trust its annotations" and `approvals trust` set it.
  */
 import { dirname, join } from 'node:path';
 import type { ApprovalStore, ApprovedDefinition } from '../client.js';
@@ -14,27 +16,18 @@ import {
   readCredentialsText,
   writeCredentialsText,
 } from '../node.js';
-import type { ServerTarget } from './args.js';
 
 /** The file's contents. */
-interface ApprovalsDocument {
+export interface ApprovalsDocument {
   version: 1;
   servers: Record<string, Record<string, ApprovedDefinition>>;
+  /** The servers whose annotations the person trusts, with since when (ISO 8601). */
+  trusted?: Record<string, { since: string }>;
 }
 
 /** The default approvals file. */
 export function defaultApprovalsPath(): string {
   return join(dirname(defaultCredentialsPath()), 'approvals.json');
-}
-
-/** The key of a server as the user named it: its URL, or its command line. */
-export function serverKeyOf(target: ServerTarget): string {
-  if (target.kind === 'url') {
-    const url = new URL(target.url);
-    url.hash = '';
-    return url.href;
-  }
-  return ['--', ...[target.command, ...target.args].map((w) => JSON.stringify(w))].join(' ');
 }
 
 function isApproved(value: unknown): value is ApprovedDefinition {
@@ -90,7 +83,12 @@ export class ApprovalsFile {
         if (isApproved(approved)) kept[tool] = approved;
       servers[server] = kept;
     }
-    return { version: 1, servers };
+    const trusted = dictionary<{ since: string }>();
+    if (typeof doc.trusted === 'object' && doc.trusted !== null)
+      for (const [server, entry] of Object.entries(doc.trusted))
+        if (typeof (entry as { since?: unknown } | null)?.since === 'string')
+          trusted[server] = { since: entry.since };
+    return { version: 1, servers, ...(Object.keys(trusted).length > 0 ? { trusted } : {}) };
   }
 
   /**
@@ -116,10 +114,31 @@ export class ApprovalsFile {
     return mine;
   }
 
+  /** Whether the person trusts the annotations of `server` (an identity). */
+  async isTrusted(server: string): Promise<boolean> {
+    return (await this.read()).trusted?.[server] !== undefined;
+  }
+
+  /** Marks `server` trusted, or not; false when it already was as asked. */
+  async setTrusted(server: string, trusted: boolean): Promise<boolean> {
+    let changed = false;
+    await this.update((doc) => {
+      const all = (doc.trusted ??= dictionary());
+      if ((all[server] !== undefined) === trusted) return false;
+      if (trusted) all[server] = { since: new Date().toISOString() };
+      else delete all[server];
+      if (Object.keys(all).length === 0) delete doc.trusted;
+      changed = true;
+      return true;
+    });
+    return changed;
+  }
+
   /** The decisions of one server, as the client's approval store. */
   forServer(server: string): ApprovalStore {
     return {
       get: async (tool) => (await this.read()).servers[server]?.[tool],
+      entries: async () => Object.entries((await this.read()).servers[server] ?? {}),
       set: (tool, approved) =>
         this.update((doc) => {
           (doc.servers[server] ??= dictionary())[tool] = approved;

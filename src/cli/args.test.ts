@@ -121,6 +121,7 @@ describe('parseCommand', () => {
       task: false,
       maxMessageBytes: undefined,
       confirm: 'unless-read-only',
+      trustAnnotations: false,
       yes: false,
       audit: undefined,
     });

@@ -93,6 +93,8 @@ export interface CallCommand {
   confirm: ConfirmMode;
   /** `--yes`: allow the call without asking. */
   yes: boolean;
+  /** `--trust-annotations`: trust this server's annotations for this call (read-only tools unasked). */
+  trustAnnotations: boolean;
   audit: string | undefined;
 }
 
@@ -258,6 +260,7 @@ const CALL_OPTIONS = {
   task: { type: 'boolean' },
   confirm: { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
+  'trust-annotations': { type: 'boolean' },
 } as const;
 
 const isHelpFlag = (arg: string): boolean => arg === '--help' || arg === '-h';
@@ -349,6 +352,7 @@ function parseCall(own: string[], target: string[] | undefined): CallCommand {
     task: parsed.values['task'] === true,
     maxMessageBytes: maxMessageBytesOf(parsed.values, 'call'),
     confirm: confirmOf(parsed.values['confirm']),
+    trustAnnotations: parsed.values['trust-annotations'] === true,
     yes: parsed.values['yes'] === true,
     audit: auditOf(parsed.values['audit'], 'call'),
   };

@@ -5,12 +5,12 @@
  * failure.ts.
  */
 import type { Writable } from 'node:stream';
-import { McpClient } from '../client.js';
+import { McpClient, renamedFrom, toolTextFindings } from '../client.js';
 import { HttpClientTransport } from '../http.js';
 import type { CallToolResult, Tool } from '../index.js';
 import { StdioClientTransport } from '../stdio.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
-import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
+import { ApprovalsFile } from './approvalsFile.js';
 import { openAuditLog } from './auditLog.js';
 import { confirmationPolicy } from './callConfirmation.js';
 import { byCloseness } from './closest.js';
@@ -22,6 +22,7 @@ import { CliFailure, describeFailure, EXIT, type FailureContext } from './failur
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
 import { renderResult, renderTool } from './render.js';
+import { serverIdentity } from './serverIdentity.js';
 import { storedAuthorization, type StoredAuthorization } from './storedAuthorization.js';
 import { terminalJson, terminalLine } from './terminalText.js';
 import { TrackedTransport } from './trackedTransport.js';
@@ -82,7 +83,7 @@ async function withSession<T>(
   io: CommandIo,
   work: (session: Session, interrupt: Interrupt) => Promise<T>,
 ): Promise<T> {
-  const server = serverKeyOf(command.target);
+  const server = serverIdentity(command.target);
   const config = readConfig();
   const auditPath = command.audit ?? config.audit;
   const audit = auditPath === undefined ? undefined : openAuditLog(auditPath, server);
@@ -91,14 +92,27 @@ async function withSession<T>(
   const inner = transportFor(command.target, command.maxMessageBytes, auth);
   const stdio = inner instanceof StdioClientTransport ? inner : undefined;
   const transport = new TrackedTransport(inner);
+  const approvals = new ApprovalsFile();
+  // Annotations decide only for a server the person marked trusted: on the command line, in
+  // config.json, or kept in the approvals file (approvals trust, the console's toggle).
+  const trusted =
+    command.kind === 'call' &&
+    command.confirm === 'unless-read-only' &&
+    (command.trustAnnotations ||
+      (config.trustedServers ?? []).includes(server) ||
+      (await approvals.isTrusted(server)));
+  // The listing the question flags look-alike names against: the client's, once it exists.
+  const listed = { tools: (): readonly Tool[] => [] };
   const approval =
     command.kind === 'call'
       ? confirmationPolicy(
           {
             mode: command.confirm,
             yes: command.yes,
-            store: new ApprovalsFile().forServer(server),
+            store: approvals.forServer(server),
             server,
+            trusted,
+            listing: () => listed.tools(),
           },
           { input: io.stdin ?? process.stdin, output: io.stderr, signal: interrupt.signal },
         )
@@ -127,6 +141,7 @@ async function withSession<T>(
       ...(onTerminal ? { elicitationModes: ['form', 'url'] as const } : {}),
     },
   );
+  listed.tools = () => client.cachedTools ?? [];
   try {
     await client.connect(transport, { signal: interrupt.signal });
     return await work({ client, transport, stdio, auth }, interrupt);
@@ -164,12 +179,48 @@ export async function listCommand(command: ListCommand, io: CommandIo): Promise<
   return withSession(command, io, async ({ client }, interrupt) => {
     const tools = await client.listTools({ signal: interrupt.signal });
     if (command.jsonOutput) io.stdout.write(terminalJson({ tools }, 2) + '\n');
-    else
+    else {
+      const notes = await listingNotes(tools, serverIdentity(command.target));
       io.stdout.write(
-        tools.length === 0 ? 'No tools.\n' : tools.map(renderTool).join('\n\n') + '\n',
+        tools.length === 0
+          ? 'No tools.\n'
+          : tools.map((t) => renderTool(t, notes.get(t.name))).join('\n\n') + '\n',
       );
+    }
     return EXIT.ok;
   });
+}
+
+/**
+ * What a person should know of each listed tool: hidden characters, a name that looks like
+ * another's, and a tool that repeats one allowed always under a name no longer listed (renamed).
+ */
+async function listingNotes(
+  tools: readonly Tool[],
+  server: string,
+): Promise<Map<string, string[]>> {
+  const notes = new Map<string, string[]>();
+  for (const [name, findings] of toolTextFindings(tools))
+    notes.set(
+      name,
+      findings.map((f) => f.message),
+    );
+  // The approvals file may be missing or unreadable: a listing does not need it.
+  const kept = await new ApprovalsFile()
+    .read()
+    .then((doc) => Object.values(doc.servers[server] ?? {}))
+    .catch(() => []);
+  const listed = new Set(tools.map((t) => t.name));
+  const gone = kept.map((a) => a.definition).filter((d) => !listed.has(d.name));
+  for (const tool of tools) {
+    const renamed = renamedFrom(tool, gone);
+    if (renamed)
+      notes.set(tool.name, [
+        ...(notes.get(tool.name) ?? []),
+        `renamed from "${renamed.from}"? ${renamed.resemblance === 'same' ? 'the same' : 'a similar'} definition, allowed always under that name`,
+      ]);
+  }
+  return notes;
 }
 
 /**

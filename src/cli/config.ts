@@ -1,13 +1,15 @@
 /**
  * @module The CLI's own settings file, `config.json` beside the credentials file
  * (`$XDG_CONFIG_HOME/toolwire/`): defaults the command line can override: `audit`, the file
- * `list`, `call` and `console` append their audit trail to when `--audit` is not given, and
- * `sampling`, the model command that answers a server's sampling requests during `call`.
+ * `list`, `call` and `console` append their audit trail to when `--audit` is not given,
+ * `sampling`, the model command that answers a server's sampling requests during `call`, and
+ * `trustedServers`, the servers whose annotations the person trusts.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultCredentialsPath } from '../node.js';
 import { UsageError } from './argValues.js';
+import { identityOf, serverIdentity } from './serverIdentity.js';
 
 /** A model command: run without a shell, the request on stdin, the reply on stdout. */
 export interface SamplingConfig {
@@ -23,6 +25,29 @@ export interface CliConfig {
   audit?: string;
   /** The model command of sampling requests; none: they are shown and refused. */
   sampling?: SamplingConfig;
+  /** The identities (serverIdentity.ts) of the servers whose annotations the person trusts. */
+  trustedServers?: string[];
+}
+
+/**
+ * The `trustedServers` setting: each a URL, an identity as `toolwire approvals list` prints it,
+ * or `{"command": ..., "args": [...]}` (files named relative to the settings file's folder).
+ */
+function trustedOf(value: unknown, path: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const wrong = `${path}: "trustedServers" must be a list of URLs, servers as "toolwire approvals list" shows them, or {"command": "...", "args": [...]}`;
+  if (!Array.isArray(value)) throw new UsageError(wrong);
+  return value.map((entry: unknown) => {
+    if (typeof entry === 'string' && entry !== '') return identityOf([entry]);
+    const { command, args } = (entry ?? {}) as Record<string, unknown>;
+    if (
+      typeof command !== 'string' ||
+      command === '' ||
+      !(args === undefined || (Array.isArray(args) && args.every((a) => typeof a === 'string')))
+    )
+      throw new UsageError(wrong);
+    return serverIdentity({ kind: 'command', command, args: args ?? [] }, dirname(path));
+  });
 }
 
 /** The longest a Node timer waits (about 24.8 days). */
@@ -85,8 +110,10 @@ export function readConfig(path = configPath()): CliConfig {
   if (audit !== undefined && (typeof audit !== 'string' || audit === ''))
     throw new UsageError(`${path}: "audit" must be a file name`);
   const sampling = samplingOf(settings['sampling'], path);
+  const trustedServers = trustedOf(settings['trustedServers'], path);
   return {
     ...(audit !== undefined ? { audit } : {}),
     ...(sampling !== undefined ? { sampling } : {}),
+    ...(trustedServers !== undefined ? { trustedServers } : {}),
   };
 }

@@ -33,7 +33,9 @@ describe('toolwire console', () => {
     try {
       const configured = join(dir, 'audit.jsonl');
       const earlier = { type: 'call-requested', at: '2026-11-20T10:00:00.000Z', target: 'a' };
-      writeFileSync(configured, `${JSON.stringify({ ...earlier, tool: 't', arguments: {} })}\n`);
+      writeFileSync(configured, `${JSON.stringify({ ...earlier, tool: 't', arguments: {} })}\n`, {
+        mode: 0o600,
+      });
       expect(historyFileOf({ history: false, audit: undefined }, undefined)).toBeUndefined();
 
       const quiet = historyFileOf({ history: false, audit: undefined }, configured);

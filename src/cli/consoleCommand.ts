@@ -19,8 +19,9 @@ import {
 } from '../node.js';
 import { StdioClientTransport } from '../stdio.js';
 import { parseOwn, UsageError } from './argValues.js';
-import { ApprovalsFile, serverKeyOf } from './approvalsFile.js';
-import { readConfig } from './config.js';
+import { ApprovalsFile } from './approvalsFile.js';
+import { readConfig, type CliConfig } from './config.js';
+import { serverIdentity } from './serverIdentity.js';
 import { ConsoleGuard, isWildcard } from './console/consoleGuard.js';
 import { consoleHandler, type ConsoleAssets } from './console/consoleHandler.js';
 import { ConsoleSession, type ConsoleEvent } from './console/consoleSession.js';
@@ -111,7 +112,7 @@ function connectors(
       redirectReceiver: signIn.receiver,
     });
     return {
-      target: serverKeyOf({ kind: 'url', url, headers: {}, allowLoopbackHttp: false }),
+      target: serverIdentity({ kind: 'url', url }),
       connector: { transport: () => new HttpClientTransport(url, { auth }), signIn },
     };
   });
@@ -119,7 +120,7 @@ function connectors(
   if (line) {
     let last: StdioClientTransport | undefined;
     all.push({
-      target: serverKeyOf({ kind: 'command', ...line }),
+      target: serverIdentity({ kind: 'command', ...line }),
       connector: {
         transport: () =>
           (last = new StdioClientTransport({ ...line, stderr: 'forward', detached: true })),
@@ -214,6 +215,16 @@ function newLinksOnEnter(
   };
 }
 
+/**
+ * Whether the person trusts a server: in config.json (fixed: the page cannot take it back), or
+ * as kept in the approvals file (the page's toggle changes it there, for the CLI too).
+ */
+async function trustOf(target: string, config: CliConfig, approvals: ApprovalsFile) {
+  if ((config.trustedServers ?? []).includes(target)) return { trusted: true, fixed: true };
+  const trusted = await approvals.isTrusted(target).catch(() => false);
+  return { trusted, save: (on: boolean) => approvals.setTrusted(target, on) };
+}
+
 /** `toolwire console` */
 export async function consoleCommand(
   command: ConsoleCommand,
@@ -261,8 +272,11 @@ export async function consoleCommand(
     // Connect once the page can show how it goes: a protected server's sign-in is a link there.
     const stopReporting = session.subscribe(reporter(io.stderr));
     void Promise.all(
-      connectors(command).map(({ target, connector }) =>
-        session.add(target, connector, approvals.forServer(target)),
+      connectors(command).map(async ({ target, connector }) =>
+        session.add(target, connector, {
+          approvals: approvals.forServer(target),
+          trust: await trustOf(target, config, approvals),
+        }),
       ),
     );
     await new Promise<void>((resolve) => {

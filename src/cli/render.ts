@@ -38,8 +38,8 @@ export function behaviourOf(tool: Tool): string[] {
   return marks;
 }
 
-/** One tool as a few readable lines. */
-export function renderTool(tool: Tool): string {
+/** One tool as a few readable lines; `notes`: what the person should know of it (flagged with `!`). */
+export function renderTool(tool: Tool, notes: readonly string[] = []): string {
   const display = tool.title ?? tool.annotations?.title;
   const lines = [display && display !== tool.name ? `${tool.name} (${display})` : tool.name];
   if (typeof tool.description === 'string' && tool.description.trim() !== '')
@@ -57,6 +57,7 @@ export function renderTool(tool: Tool): string {
   lines.push(`  behaviour (hints, untrusted): ${behaviourOf(tool).join(', ')}`);
   const output = tool.outputSchema ? 'yes' : 'no';
   lines.push(`  output schema: ${output}; task: ${tool.execution?.taskSupport ?? 'forbidden'}`);
+  for (const note of notes) lines.push(`  ! ${note}`);
   return lines.map(terminalLine).join('\n');
 }
 

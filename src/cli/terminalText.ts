@@ -7,43 +7,54 @@
  * instead of being sent: C0 controls other than newline and tab (`\r` too, which lets text
  * overwrite a line), ESC (so CSI `ESC [`, OSC `ESC ]`, DCS, SOS, PM and APC strings all arrive as
  * plain text), DEL, the C1 controls U+0080-U+009F (including the one-character CSI U+009B and OSC
- * U+009D), and the bidi embedding, override and isolate characters (U+202A-U+202E, U+2066-U+2069).
- * They appear as `\r`, `\x1b`, `\x9b`, `\u202e`: what the server sent stays readable, and nothing
- * of it is interpreted.
+ * U+009D), the bidi embedding, override and isolate characters (U+202A-U+202E, U+2066-U+2069),
+ * and every other character that draws nothing: format characters (zero-width space and joiners,
+ * soft hyphen, BOM, the tag characters U+E0000-U+E007F that can spell a hidden sentence),
+ * variation selectors and Hangul fillers. They appear as `\r`, `\x1b`, `\x9b`, `\u202e`,
+ * `\u200b`, `\u{e0041}`: what the server sent stays readable, nothing of it is interpreted, and
+ * nothing is hidden (issue 19: descriptions passed zero-width and tag characters through).
  */
 
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_IN_LINE = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+import { revealInvisible } from '../client.js';
+
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const UNSAFE_IN_LINE = /[\x00-\x1f\x7f-\x9f]/g;
 
 function visible(char: string): string {
-  const code = char.charCodeAt(0);
+  const code = char.codePointAt(0) ?? 0;
   if (char === '\r') return '\\r';
   if (char === '\n' || char === '\t') return ' ';
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, '0')}`
-    : `\\u${code.toString(16).padStart(4, '0')}`;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
 /** Text safe for a terminal; newlines and tabs are kept. */
 export function terminalText(text: string): string {
-  return text.replace(UNSAFE, visible);
+  return revealInvisible(text.replace(UNSAFE, visible), visible);
 }
 
 /** Text safe for a terminal on one line: newlines and tabs become spaces too. */
 export function terminalLine(text: string): string {
-  return text.replace(UNSAFE_IN_LINE, visible);
+  return revealInvisible(text.replace(UNSAFE_IN_LINE, visible), visible);
 }
 
-const UNSAFE_IN_JSON = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE_IN_JSON = /[\x7f-\x9f\u2028\u2029]/g;
+/** A character as `\u` escapes (a pair of them beyond U+FFFF). */
+const jsonEscape = (char: string): string =>
+  Array.from(
+    { length: char.length },
+    (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`,
+  ).join('');
 
 /**
- * JSON text with the characters `JSON.stringify` leaves raw but a terminal would act on (DEL, C1,
- * bidi controls; also U+2028 and U+2029, which some JavaScript parsers reject in strings) written
- * as `\u` escapes. They can only occur inside strings, where the escape means the same character.
+ * JSON text with the characters `JSON.stringify` leaves raw but a terminal would act on or not
+ * draw (DEL, C1, bidi controls, zero-width and tag characters; also U+2028 and U+2029, which some
+ * JavaScript parsers reject in strings) written as `\u` escapes (a pair of them beyond U+FFFF).
+ * They can only occur inside strings, where the escape means the same character.
  */
 export function terminalJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(
-    UNSAFE_IN_JSON,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return revealInvisible(
+    JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, jsonEscape),
+    jsonEscape,
   );
 }

@@ -137,10 +137,15 @@ toolwire login is called with the tokens stored for it (refreshed when they expi
     about: `Call one tool and print its result on stdout (a tool error goes to stderr, exit status 1).
 Progress shows as a bar on a terminal. A tool that requires a task runs as one, its status
 changes printed on stderr. Ctrl-C cancels the call (or the task) and exits 130. Tokens stored
-by toolwire login for the URL are used as with list. Before calling a tool that its annotations
-do not mark read-only, call shows its definition and the arguments and asks: y (once), a (always,
-for this definition: kept in the approvals file; a changed definition is shown and asked about
-again) or n. Without a terminal such a call is refused (exit 2) unless --yes or --confirm never.
+by toolwire login for the URL are used as with list. Before calling a tool, call shows which
+server (its URL, or the real paths of what it runs; the name it gives itself only as a label),
+the definition (hidden characters and look-alike names flagged; a tool renamed from another
+shown as such) and the arguments, and asks: y (once), a (always, for this definition: kept in
+the approvals file; a changed definition is shown and asked about again) or n. Annotations are
+hints from the server: only for a server you trust (--trust-annotations, "trustedServers" in
+config.json, or toolwire approvals trust) do tools marked read-only run unasked, and not when
+being read-only is new. Without a terminal a call that needs asking is refused (exit 2) unless
+--yes or --confirm never.
 On a terminal a server's elicitation is asked field by field; its sampling request is shown and
 refused, or sent (when you allow it) to the model command config.json names ("sampling").`,
     options: [
@@ -150,6 +155,7 @@ refused, or sent (when you allow it) to the model command config.json names ("sa
       ['--task', 'Run as a task when the tool allows it'],
       ['--confirm <mode>', 'Ask first: always, unless-read-only (default) or never'],
       ['-y, --yes', 'Allow the call (and a model command sampling) without asking'],
+      ['--trust-annotations', "Trust this server's annotations: read-only tools run unasked"],
       ...CLIENT_OPTIONS,
     ],
   },
@@ -202,11 +208,17 @@ with Retry. Ctrl-C stops it.`,
     ],
   },
   approvals: {
-    usage: ['toolwire approvals list', 'toolwire approvals revoke <server> [<tool>]'],
-    about: `The tools you allowed always when toolwire call asked ("a"), per server as you named it (its
-URL, or the command after "--") and tool, with the fingerprint of the definition you allowed:
-a call of that definition is not asked about again, a changed one is (showing what changed).
-revoke takes the server as list shows it, and one tool or all of them. They are kept in
+    usage: [
+      'toolwire approvals list',
+      'toolwire approvals revoke <server> [<tool>]',
+      'toolwire approvals trust|distrust <url> | <server> | -- <command> [args...]',
+    ],
+    about: `The tools you allowed always when toolwire call or the console asked ("a"), per server (its
+URL, or the real paths of the program and files the command runs) and tool, with the
+fingerprint of the definition you allowed: a call of that definition is not asked about again,
+a changed one is (showing what changed). revoke takes the server as list shows it, and one tool
+or all of them. trust marks a server whose annotations you trust (its read-only tools run
+without asking, unless one becomes read-only); distrust takes that back. They are kept in
 approvals.json beside the credentials file, readable by you only.`,
     options: [
       ['--json-output', 'Print JSON on stdout'],

@@ -40,7 +40,8 @@ import {
 } from '../protocol/statelessRevision.js';
 import { answerInputRequests } from './inputRequests.js';
 import type { JsonSchemaDialect } from '../protocol/jsonSchema.js';
-import { ApprovalGate, type ApprovalPolicy, type AuditSink } from './approval.js';
+import { ApprovalGate } from './approval/gate.js';
+import type { ApprovalPolicy, AuditSink } from './approval/policy.js';
 import { OutputValidator } from './outputValidator.js';
 import { callToolAsTask, parseTask } from './taskCalls.js';
 import type { Task } from '../tasks/taskTypes.js';

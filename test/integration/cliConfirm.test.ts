@@ -6,80 +6,24 @@
  * event; a server's sampling request refused, or answered by the model command config.json names
  * with the person asked twice (send the request? return the reply?).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT } from '../support/paths.js';
+import { ROOT } from '../support/paths.js';
+import { runCli, runOnTerminal as onTerminal } from '../support/terminal.js';
 
 const NOTES = `${ROOT}build/test/fixtures/notesServer.js`;
 let home = '';
 let descriptionFile = '';
 const server = () => ['--', process.execPath, NOTES, descriptionFile];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI without a terminal. */
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, XDG_CONFIG_HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runCli(args, home);
 
-/**
- * Runs the CLI on a pseudo-terminal (`script`), typing each answer once the terminal shows its
- * prompt (`[prompt, answer]` in order); resolves with everything the terminal showed and the
- * exit status.
- */
-function runOnTerminal(
-  args: string[],
-  answers: string | Array<[string, string]>,
-): Promise<{ code: number | null; screen: string }> {
-  const script =
-    typeof answers === 'string' ? [['Allow?', answers] as [string, string]] : [...answers];
-  const command = [process.execPath, CLI, ...args]
-    .map((w) => `'${w.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], {
-      env: { ...process.env, XDG_CONFIG_HOME: home, TERM: 'dumb' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    let seen = 0;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no end on the terminal: ${screen}`));
-    }, 20_000);
-    child.stdout.on('data', (c: Buffer) => {
-      screen += c.toString();
-      // Answer each prompt once it appears after the previous answer.
-      while (script.length > 0 && screen.indexOf(script[0]![0], seen) >= 0) {
-        const [prompt, answer] = script.shift()!;
-        seen = screen.indexOf(prompt, seen) + prompt.length;
-        child.stdin.write(`${answer}\n`);
-      }
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      // The terminal writes \r\n for each \n.
-      resolve({ code, screen: screen.replace(/\r\n/g, '\n') });
-    });
-  });
-}
+/** Runs the CLI on a pseudo-terminal, answering its prompts. */
+const runOnTerminal = (args: string[], answers: string | Array<[string, string]>) =>
+  onTerminal(args, answers, home);
 
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'toolwire-confirm-'));
@@ -89,17 +33,37 @@ beforeAll(() => {
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('toolwire call asks before a tool that is not read-only', () => {
-  it('without a terminal: refused (exit 2) naming the ways to allow it; a read-only tool runs', async () => {
+  it('without a terminal: refused (exit 2) naming the ways to allow it; a read-only tool of a trusted server runs', async () => {
     const refused = await run(['call', 'delete_note', '--arg', 'id=1', ...server()]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       'tool "delete_note" needs confirmation (it is not marked read-only)',
     );
     expect(refused.stderr).toContain('pass --yes to allow it, or --confirm never');
-    const read = await run(['call', 'read_note', '--arg', 'id=1', ...server()]);
+    // Annotations are the server's word: they decide only for a server marked trusted (issue 19).
+    const untrusted = await run(['call', 'read_note', '--arg', 'id=1', ...server()]);
+    expect(untrusted.code).toBe(2);
+    expect(untrusted.stderr).toContain(
+      'it says it is read-only, but you have not marked this server trusted',
+    );
+    const read = await run([
+      'call',
+      'read_note',
+      '--arg',
+      'id=1',
+      '--trust-annotations',
+      ...server(),
+    ]);
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout.trim()).toBe('note 1');
-    const always = await run(['call', 'read_note', '--confirm', 'always', ...server()]);
+    const always = await run([
+      'call',
+      'read_note',
+      '--confirm',
+      'always',
+      '--trust-annotations',
+      ...server(),
+    ]);
     expect(always.code).toBe(2);
     expect(
       (await run(['call', 'delete_note', '--arg', 'id=2', '--yes', ...server()])).stdout,
@@ -187,7 +151,7 @@ describe('toolwire call asks before a tool that is not read-only', () => {
 
   it("answers the server's elicitation on the terminal, field by field, checking each answer", async () => {
     const asked = await runOnTerminal(
-      ['call', 'rename_note', ...server()],
+      ['call', 'rename_note', '--trust-annotations', ...server()],
       [
         ['Answer?', 'a'],
         ['> ', 'ab'], // too short: asked again
@@ -205,13 +169,16 @@ describe('toolwire call asks before a tool that is not read-only', () => {
   });
 
   it('declares no elicitation off a terminal: the server learns it cannot ask', async () => {
-    const run1 = await run(['call', 'rename_note', ...server()]);
+    const run1 = await run(['call', 'rename_note', '--trust-annotations', ...server()]);
     expect(run1.code).toBe(1);
     expect(run1.stderr).toMatch(/elicitation/i);
   });
 
   it("shows a server's sampling request on the terminal, then refuses it (the CLI has no model)", async () => {
-    const shown = await runOnTerminal(['call', 'summarize_note', ...server()], []);
+    const shown = await runOnTerminal(
+      ['call', 'summarize_note', '--trust-annotations', ...server()],
+      [],
+    );
     expect(shown.screen).toContain('The server asks for a model completion (sampling):');
     expect(shown.screen).toContain('system: You summarize notes.');
     expect(shown.screen).toContain('user: Summarize: buy milk');
@@ -238,7 +205,7 @@ describe('toolwire call asks before a tool that is not read-only', () => {
 
     it('asks before sending the request to it, and before returning its reply', async () => {
       const answered = await runOnTerminal(
-        ['call', 'summarize_note', ...server()],
+        ['call', 'summarize_note', '--trust-annotations', ...server()],
         [
           ['Send it to', 'y'],
           ['Return this reply to the server?', 'y'],
@@ -249,7 +216,7 @@ describe('toolwire call asks before a tool that is not read-only', () => {
       expect(answered.screen).toContain('"text":"Summary of: Summarize: buy milk"');
       expect(answered.code).toBe(0);
       const refused = await runOnTerminal(
-        ['call', 'summarize_note', ...server()],
+        ['call', 'summarize_note', '--trust-annotations', ...server()],
         [['Send it to', 'n']],
       );
       expect(refused.screen).not.toContain('The model replied');
@@ -261,7 +228,7 @@ describe('toolwire call asks before a tool that is not read-only', () => {
       const allowed = await run(['call', 'summarize_note', '--yes', ...server()]);
       expect(allowed.code).toBe(0);
       expect(allowed.stdout).toContain('Summary of: Summarize: buy milk');
-      const undeclared = await run(['call', 'summarize_note', ...server()]);
+      const undeclared = await run(['call', 'summarize_note', '--trust-annotations', ...server()]);
       expect(undeclared.code).not.toBe(0);
       expect(undeclared.stderr).toMatch(/sampling/i);
     });

@@ -40,6 +40,7 @@ beforeAll(async () => {
   writeFileSync(
     historyPath,
     `${JSON.stringify({ type: 'call-requested', at: '2026-01-02T03:04:05.000Z', server: { name: 'old', version: '1' }, tool: 'earlier_tool', arguments: {}, target: 'yesterday' })}\n`,
+    { mode: 0o600 },
   );
   session = new ConsoleSession({ historyFile: new HistoryFile(historyPath) });
   await session.add('notes', {
@@ -276,9 +277,10 @@ describe('the console over HTTP', () => {
       (e) => e['type'] === 'server' && (e['server'] as { state: string }).state === 'connected',
       async () => expect((await post(`/api/servers/${link.id}/connect`, {})).status).toBe(202),
     );
+    // Every server is shown again when one's tools change (look-alike names span servers).
     expect(
       seen
-        .filter((e) => e['type'] === 'server')
+        .filter((e) => e['type'] === 'server' && (e['server'] as { id: string }).id === link.id)
         .map((e) => (e['server'] as { state: string }).state),
     ).toEqual(['connecting', 'connected']);
     expect((await post(`/api/servers/${link.id}/connect`, {})).status).toBe(409);

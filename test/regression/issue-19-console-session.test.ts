@@ -120,10 +120,11 @@ describe('issue 19: a page on another port cannot use the console', () => {
     // Outside the browser: whatever the browser sent the other port is no credential.
     const sent = received.flatMap((h) => [h['cookie'], h['authorization']]).filter(Boolean);
     for (const credential of sent) {
-      for (const replay of [
+      const replays: Array<Record<string, string>> = [
         { cookie: String(credential) },
         { authorization: `Bearer ${String(credential).split('=').pop() ?? ''}` },
-      ]) {
+      ];
+      for (const replay of replays) {
         const state = await fetch(`${origin}/api/state`, { headers: replay });
         expect(state.status).toBe(401);
         const approve = await fetch(`${origin}/api/confirmations/q1`, {

@@ -94,6 +94,7 @@ describe('Ctrl-C during call', () => {
         maxMessageBytes: undefined,
         // slow is not read-only: allowed up front, as this test is about the progress bar.
         confirm: 'unless-read-only',
+        trustAnnotations: false,
         yes: true,
         audit: undefined,
       },

@@ -70,7 +70,7 @@ async function bodyOf(request: Request): Promise<Record<string, unknown> | Respo
 /** Everything the page shows, as it is now, with the keys of the questions for `stream`. */
 function snapshot(session: ConsoleSession, keyOf: (question: string) => string) {
   return {
-    servers: [...session.servers.values()].map((s) => s.summary()),
+    servers: [...session.servers.values()].map((s) => s.summary(session.names)),
     model: session.modelName,
     waiting: session.waiting().map((w) => ({ ...w, key: keyOf(w.id) })),
     inputs: session.waitingInputs().map((i) => ({ ...i, key: keyOf(i.id) })),
@@ -213,11 +213,14 @@ export function consoleHandler(
     }
     m = /^\/api\/servers\/([\w-]+)\/trust$/.exec(pathname);
     if (m) {
-      const server = session.servers.get(m[1]!);
-      if (!server || typeof body['trustAnnotations'] !== 'boolean')
-        return json(400, { error: 'Give a known server and trustAnnotations: true or false' });
-      server.trustAnnotations = body['trustAnnotations'];
-      return json(200, { trustAnnotations: server.trustAnnotations });
+      const wanted = body['trustAnnotations'];
+      if (typeof wanted !== 'boolean')
+        return json(400, { error: 'Give trustAnnotations: true or false' });
+      const trusted = await session.setTrust(m[1]!, wanted);
+      if (trusted === 'unknown') return json(404, { error: 'No such server' });
+      if (trusted === 'fixed')
+        return json(409, { error: 'This server is trusted in config.json: change it there' });
+      return json(200, { trustAnnotations: trusted });
     }
     // Connect again (after a failure), or stop connecting / signing in.
     m = /^\/api\/servers\/([\w-]+)\/(connect|cancel)$/.exec(pathname);

@@ -94,7 +94,11 @@ describe('the console session', () => {
     });
     const session = new ConsoleSession();
     open.push(session);
-    const link = await session.add('fake', { transport: () => fake.clientTransport }, approvals);
+    const link = await session.add(
+      'fake',
+      { transport: () => fake.clientTransport },
+      { approvals },
+    );
     session.call(link.id, { tool: 'delete_note', arguments: {} });
     await until(() => session.waiting().length === 1);
     const { request } = session.waiting()[0]!;

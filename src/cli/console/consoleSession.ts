@@ -7,8 +7,14 @@
  * memory (the last 1000 events) and in its file (read back when a console starts). Every change
  * is an event sent to the pages that listen.
  */
-import type { ApprovalDecision, ApprovalRequest, ApprovalStore, AuditEvent } from '../../client.js';
-import { McpClient } from '../../client.js';
+import type {
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalRequest,
+  ApprovalStore,
+  AuditEvent,
+} from '../../client.js';
+import { McpClient, ServerToolNames, toolTextFindings } from '../../client.js';
 import {
   LocalError,
   RpcError,
@@ -29,11 +35,37 @@ import { ServerLink, type ServerConnector } from './serverLink.js';
  * changed (computed here from the whole definitions: a change only in what the page does not
  * read is a change too).
  */
-export type ShownRequest = Omit<ApprovalRequest, 'signal'> & { diff?: string[] };
+export type ShownRequest = Omit<ApprovalRequest, 'signal'> & {
+  diff?: string[];
+  /** What the person should know about the tool's text (hidden characters, look-alike names). */
+  findings?: string[];
+  /** The server's identity (what the person configured), beside the name it gives itself. */
+  target?: string;
+};
+
+/** Whether the person trusts a server's annotations, and where that is kept. */
+export interface TrustSetting {
+  /** Trusted now. */
+  readonly trusted: boolean;
+  /** Trusted in config.json: not for the page to change. */
+  readonly fixed?: boolean;
+  /** Keeps a change made on the page (the approvals file, per server). */
+  save?(trusted: boolean): Promise<unknown>;
+}
+
+/** How a server is added to the console. */
+export interface AddOptions {
+  /** Where "always allow" decisions go (the approvals file, for this server); else memory. */
+  approvals?: ApprovalStore | undefined;
+  /** Whether its annotations are trusted, and where a change is kept. */
+  trust?: TrustSetting | undefined;
+}
 
 /** What a page hears. */
 export type ConsoleEvent =
   | { type: 'server'; server: ReturnType<ServerLink['summary']> }
+  /** The person marked a server trusted or not (from any page). */
+  | { type: 'trust'; server: string; trustAnnotations: boolean }
   | { type: 'log'; server: string; message: LoggingMessageParams }
   /** `server`: the id of a server of this console; none for events read from the history file. */
   | { type: 'audit'; server: string; target: string; event: AuditEvent & { at: string } }
@@ -95,6 +127,9 @@ const USER_REJECTED = -1;
 /** The console's state and actions. */
 export class ConsoleSession {
   readonly servers = new Map<string, ServerLink>();
+  /** Every server's tools under one set of names, as a model would be offered them. */
+  readonly names = new ServerToolNames();
+  private readonly trust = new Map<string, TrustSetting>();
   /**
    * The newest audit events, what a page shows as the history. Only those: a call's progress,
    * logs and results (which can be large) would push them out and be sent again to every page.
@@ -180,22 +215,68 @@ export class ConsoleSession {
 
   /**
    * Adds a server and connects to it: resolves when that first attempt ends, connected or failed
-   * (the link says which; the page can retry). "Always allow" decisions go to `approvals` (the
-   * approvals file, for this server), else stay in memory.
+   * (the link says which; the page can retry). `target`: its identity.
    */
   async add(
     target: string,
     connector: ServerConnector,
-    approvals?: ApprovalStore,
+    options: AddOptions = {},
   ): Promise<ServerLink> {
     const id = `s${this.nextId++}`;
-    const link = new ServerLink({ id, target }, connector, {
-      newClient: (l) => this.newClient(l, approvals),
-      changed: (l) => this.emit({ type: 'server', server: l.summary() }),
+    const link = new ServerLink({ id, target, name: this.shortName(target) }, connector, {
+      newClient: (l) => this.newClient(l, options.approvals),
+      changed: (l) => this.linkChanged(l),
     });
+    link.trustAnnotations = options.trust?.trusted ?? false;
+    link.trustedInConfig = options.trust?.fixed ?? false;
+    if (options.trust) this.trust.set(id, options.trust);
     this.servers.set(id, link);
     await link.connect();
     return link;
+  }
+
+  /** A link's state or tools changed: every server is shown again (look-alikes span servers). */
+  private linkChanged(link: ServerLink): void {
+    const before = this.names.list().filter((e) => e.server === link.name);
+    this.names.set(link.name, link.tools);
+    const toolsChanged =
+      before.length !== link.tools.length || before.some((e, i) => e.tool !== link.tools[i]);
+    for (const each of toolsChanged ? this.servers.values() : [link])
+      this.emit({ type: 'server', server: each.summary(this.names) });
+  }
+
+  /**
+   * Marks a server trusted or not, as the person chose on a page, and keeps it (per server);
+   * `fixed` when config.json decides it.
+   */
+  async setTrust(id: string, trusted: boolean): Promise<'fixed' | 'unknown' | boolean> {
+    const link = this.servers.get(id);
+    if (!link) return 'unknown';
+    if (link.trustedInConfig) return 'fixed';
+    await this.trust.get(id)?.save?.(trusted);
+    link.trustAnnotations = trusted;
+    this.emit({ type: 'trust', server: id, trustAnnotations: trusted });
+    this.emit({ type: 'server', server: link.summary(this.names) });
+    return trusted;
+  }
+
+  /**
+   * The console's short name for a server: the host, or the file a command runs, cleaned; the
+   * first part of the names its tools are exposed under, unique among the console's servers.
+   */
+  private shortName(target: string): string {
+    let base: string;
+    if (/^https?:\/\//i.test(target)) base = new URL(target).hostname.replace(/^www\./, '');
+    else {
+      const words = [...target.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
+      const file = words.findLast((w) => /[\\/]/.test(w)) ?? words[0] ?? 'server';
+      base = (file.split(/[\\/]/).pop() ?? file).replace(/\.[cm]?[jt]sx?$/, '');
+    }
+    base = base.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 24) || 'server';
+    const taken = new Set([...this.servers.values()].map((l) => l.name));
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+    return name;
   }
 
   /** One attempt's client: its callbacks reach the page through the link. */
@@ -204,12 +285,7 @@ export class ConsoleSession {
     const client: McpClient = new McpClient(
       { name: 'toolwire-console', version: packageVersion() },
       {
-        approval: {
-          ...(approvals ? { store: approvals } : {}),
-          needsConfirmation: (tool) =>
-            !(link.trustAnnotations && tool.annotations?.readOnlyHint === true),
-          confirm: (request) => this.ask(id, request),
-        },
+        approval: this.policyOf(link, approvals),
         audit: (event) => this.emit({ type: 'audit', server: id, target: link.target, event }),
         // The page answers the server's questions: a form or a URL, and a model's reply.
         // A request the server cancels, or that dies with its connection, leaves the page.
@@ -241,6 +317,20 @@ export class ConsoleSession {
       },
     );
     return client;
+  }
+
+  /**
+   * The approval policy of a link's clients: annotations trusted while the person trusts the
+   * server (read at each call: the page can change it), every question put on the pages.
+   */
+  private policyOf(link: ServerLink, approvals: ApprovalStore | undefined): ApprovalPolicy {
+    return {
+      ...(approvals ? { store: approvals } : {}),
+      get trustAnnotations() {
+        return link.trustAnnotations;
+      },
+      confirm: (request) => this.ask(link, request),
+    };
   }
 
   /** Listens to every event; returns the stop. */
@@ -411,16 +501,38 @@ export class ConsoleSession {
    * Puts a confirmation before the person. A call that ends first (cancelled, its connection
    * gone) takes the question down: denied, as nobody allowed it.
    */
-  private ask(server: string, request: ApprovalRequest): Promise<ApprovalDecision> {
+  private ask(link: ServerLink, request: ApprovalRequest): Promise<ApprovalDecision> {
     const id = `q${this.nextId++}`;
+    const server = link.id;
     const { signal, ...asked } = request;
+    const others = link.tools.map((t) => t.name).filter((n) => n !== asked.tool.name);
+    const findings = toolTextFindings(
+      [asked.tool],
+      [
+        ...others,
+        ...this.names
+          .list()
+          .filter((e) => e.server !== link.name)
+          .map((e) => e.tool.name),
+      ],
+    ).get(asked.tool.name);
     // The page is sent the definitions in the shape it reads.
     const shown: ShownRequest = {
       ...asked,
-      tool: pageTool(asked.tool),
+      target: link.target,
+      tool: pageTool(asked.tool, link.trustAnnotations),
+      ...(findings ? { findings: findings.map((f) => f.message) } : {}),
+      ...(asked.renamedFrom
+        ? {
+            renamedFrom: {
+              ...asked.renamedFrom,
+              definition: pageTool(asked.renamedFrom.definition, link.trustAnnotations),
+            },
+          }
+        : {}),
       ...(asked.previous
         ? {
-            previous: pageTool(asked.previous),
+            previous: pageTool(asked.previous, link.trustAnnotations),
             diff: definitionDiff(asked.previous, asked.tool),
           }
         : {}),

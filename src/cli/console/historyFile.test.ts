@@ -40,6 +40,7 @@ describe("the console's history file", () => {
         JSON.stringify({ ...requested(3), target: 'b' }),
         '{"torn": ',
       ].join('\n'),
+      { mode: 0o600 },
     );
     const file = new HistoryFile(path);
     expect(file.recent(10).map((e) => e.at.slice(0, 10))).toEqual([
@@ -53,7 +54,7 @@ describe("the console's history file", () => {
 
   it('moves the default file past its limit aside when opened, keeping one generation', () => {
     const path = join(dir, 'big.jsonl');
-    writeFileSync(path, `${'x'.repeat(17 * 1024 * 1024)}\n`);
+    writeFileSync(path, `${'x'.repeat(17 * 1024 * 1024)}\n`, { mode: 0o600 });
     const file = new HistoryFile(path, { rotate: true });
     expect(file.recent(10)).toEqual([]);
     file.append(requested(4), 'a');
@@ -64,13 +65,13 @@ describe("the console's history file", () => {
 
   it('never moves an audit file the user named, and can keep one without reading it back', () => {
     const path = join(dir, 'audit.jsonl');
-    writeFileSync(path, `${'x'.repeat(17 * 1024 * 1024)}\n`);
+    writeFileSync(path, `${'x'.repeat(17 * 1024 * 1024)}\n`, { mode: 0o600 });
     new HistoryFile(path).close();
     expect(existsSync(`${path}.1`)).toBe(false);
     expect(statSync(path).size).toBeGreaterThan(16 * 1024 * 1024);
 
     const quiet = join(dir, 'quiet.jsonl');
-    writeFileSync(quiet, `${JSON.stringify({ ...requested(1), target: 'a' })}\n`);
+    writeFileSync(quiet, `${JSON.stringify({ ...requested(1), target: 'a' })}\n`, { mode: 0o600 });
     const file = new HistoryFile(quiet, { readBack: false });
     expect(file.recent(10)).toEqual([]);
     file.append(requested(2), 'a');

@@ -2,16 +2,17 @@
  * @module {@link HistoryFile}: the console's history kept on disk as JSON lines, one audit event
  * a line with the server as the user named it (`target`), as `--audit` writes them for `call`.
  * By default `console-history.jsonl` beside the credentials file, created readable by the user
- * only, in a folder only the user can enter; appended synchronously, so that nothing is lost when
+ * only (an existing file others can read or write is refused), in a folder only the user can enter; appended synchronously, so that nothing is lost when
  * the console ends. A new console reads the newest events back, so the history survives restarts.
  * The default file, grown past its limit, is moved aside to `<name>.1` first (one generation
  * kept); an audit file the user named is never moved: what keeps it is theirs to decide.
  */
-import { closeSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AuditEvent } from '../../client.js';
 import { defaultCredentialsPath } from '../../node.js';
 import { UsageError } from '../argValues.js';
+import { openPrivateAppend } from '../privateFile.js';
 
 /** One line of the file. */
 export type HistoryLine = AuditEvent & { at: string; target: string };
@@ -56,10 +57,11 @@ export class HistoryFile {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       if (options.rotate === true && (statOrUndefined(path)?.size ?? 0) > ROTATE_BYTES)
         renameSync(path, `${path}.1`);
-      this.fd = openSync(path, 'a+', 0o600);
+      this.fd = openPrivateAppend(path, 'a+');
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
       throw new UsageError(
-        `cannot keep the console's history in ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); --audit names another file, --no-history keeps none`,
+        `cannot keep the console's history in ${code === undefined ? (error as Error).message : `${path} (${code})`}; --audit names another file, --no-history keeps none`,
       );
     }
   }

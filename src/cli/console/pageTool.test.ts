@@ -14,7 +14,24 @@ describe('a tool as the page is sent it', () => {
       icons: [{ src: 'https://example.com/i.png' }],
       execution: { taskSupport: 'optional' },
     };
-    expect(pageTool(tool)).toEqual(tool);
+    expect(pageTool(tool, true)).toEqual(tool);
+  });
+
+  it('sends remote icons of trusted servers only: data: images otherwise (issue 19)', () => {
+    const tool: Tool = {
+      name: 'weather',
+      inputSchema: { type: 'object' },
+      icons: [
+        { src: 'https://tracker.example/pixel.png?user=1' },
+        { src: 'http://tracker.example/pixel.png' },
+        { src: 'data:image/svg+xml;base64,PHN2Zy8+' },
+      ],
+    };
+    expect(pageTool(tool).icons).toEqual([{ src: 'data:image/svg+xml;base64,PHN2Zy8+' }]);
+    expect(pageTool(tool, true).icons).toEqual([
+      { src: 'https://tracker.example/pixel.png?user=1' },
+      { src: 'data:image/svg+xml;base64,PHN2Zy8+' },
+    ]);
   });
 
   it('drops what a server filled with anything else (found in review: it broke the page)', () => {

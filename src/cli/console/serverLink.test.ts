@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeServer } from '../../../test/support/fakeServer.js';
-import { McpClient } from '../../client.js';
+import { McpClient, ServerToolNames } from '../../client.js';
 import type { Tool } from '../../protocol/types.js';
 import { createLinkedPair } from '../../transports/memory.js';
 import { ServerLink, type ServerConnector } from './serverLink.js';
@@ -10,7 +10,7 @@ const echo: Tool = { name: 'echo', inputSchema: { type: 'object' } };
 /** A link through `connector`, and the states it went through. */
 function linkTo(connector: ServerConnector) {
   const states: string[] = [];
-  const link = new ServerLink({ id: 's1', target: 'test' }, connector, {
+  const link = new ServerLink({ id: 's1', target: 'test', name: 'test' }, connector, {
     newClient: (l) => {
       const client: McpClient = new McpClient(
         { name: 'c', version: '1' },
@@ -39,7 +39,10 @@ describe('ServerLink', () => {
     expect(link.client).toBeUndefined();
     expect(link.tools).toEqual([]);
     expect(await connect()).toBe(true);
-    expect(link.summary()).toMatchObject({ state: 'connected', tools: [{ name: 'echo' }, {}] });
+    expect(link.summary(new ServerToolNames())).toMatchObject({
+      state: 'connected',
+      tools: [{ name: 'echo' }, {}],
+    });
     expect(states).toEqual([
       'connecting',
       'connected',
@@ -57,7 +60,7 @@ describe('ServerLink', () => {
       },
     });
     await failing.connect();
-    expect(failing.link.summary()).toMatchObject({
+    expect(failing.link.summary(new ServerToolNames())).toMatchObject({
       state: 'failed',
       error: 'spawn nothing-here ENOENT',
     });
@@ -70,7 +73,7 @@ describe('ServerLink', () => {
     expect(hanging.link.state).toBe('connecting');
     expect(hanging.link.cancel()).toBe(true);
     await attempt;
-    expect(hanging.link.summary()).toMatchObject({
+    expect(hanging.link.summary(new ServerToolNames())).toMatchObject({
       state: 'failed',
       error: 'Cancelled from the console',
     });
@@ -113,7 +116,7 @@ describe('ServerLink', () => {
       },
       explain: async () => (closedByTheConsole ? undefined : 'The server exited with code 3'),
     };
-    const link = new ServerLink({ id: 's1', target: 'test' }, connector, {
+    const link = new ServerLink({ id: 's1', target: 'test', name: 'test' }, connector, {
       newClient: () => {
         const client = new McpClient({ name: 'c', version: '1' });
         const close = client.close.bind(client);

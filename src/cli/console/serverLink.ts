@@ -4,7 +4,7 @@
  * which the person can retry from the page. Each attempt gets a new client and transport; a
  * connection that ends later (a stdio server that exits) turns the link back to failed.
  */
-import type { McpClient } from '../../client.js';
+import type { McpClient, ServerToolNames } from '../../client.js';
 import type { Tool, Transport } from '../../index.js';
 import { pageTool } from './pageTool.js';
 import type { SignInRelay } from './signInRelay.js';
@@ -50,20 +50,28 @@ export class ServerLink {
   /** The connected client. */
   client: McpClient | undefined;
   tools: Tool[] = [];
-  /** Trust its annotations: read-only tools run without asking. Off by default. */
+  /**
+   * Trust its annotations: read-only tools run without asking (unless being read-only is new).
+   * Off unless the person marked the server trusted (kept per server, not per console run).
+   */
   trustAnnotations = false;
+  /** Trusted in config.json: the page cannot take it back (config.json can). */
+  trustedInConfig = false;
   readonly id: string;
-  /** How the user named it (URL or command line). */
+  /** The server's identity: its URL, or the real paths of what it runs (serverIdentity.ts). */
   readonly target: string;
+  /** The console's short name for it: the first part of the names its tools are exposed under. */
+  readonly name: string;
   private attempt: { client: McpClient; cancelled: boolean } | undefined;
 
   constructor(
-    named: { id: string; target: string },
+    named: { id: string; target: string; name: string },
     private readonly connector: ServerConnector,
     private readonly hooks: LinkHooks,
   ) {
     this.id = named.id;
     this.target = named.target;
+    this.name = named.name;
     if (connector.signIn) connector.signIn.onchange = () => hooks.changed(this);
   }
 
@@ -146,18 +154,30 @@ export class ServerLink {
     await client?.close().catch(() => {});
   }
 
-  /** What the page is told of it. */
-  summary() {
+  /**
+   * What the page is told of it. `names`: every server's tools under one set of names (the name
+   * a model would know each tool by, and look-alikes across servers).
+   */
+  summary(names: ServerToolNames) {
     return {
       id: this.id,
       target: this.target,
+      name: this.name,
       state: this.state,
       ...(this.error !== undefined ? { error: this.error } : {}),
       ...(this.signInUrl !== undefined ? { signInUrl: this.signInUrl } : {}),
       serverInfo: this.client?.serverInfo,
       protocolVersion: this.client?.protocolVersion,
       trustAnnotations: this.trustAnnotations,
-      tools: this.tools.map(pageTool),
+      trustedInConfig: this.trustedInConfig,
+      tools: this.tools.map((tool) => {
+        const exposed = names.list().find((e) => e.server === this.name && e.tool === tool);
+        return {
+          ...pageTool(tool, this.trustAnnotations),
+          exposedAs: exposed?.name,
+          findings: exposed?.findings.map((f) => f.message) ?? [],
+        };
+      }),
     };
   }
 }

@@ -60,7 +60,16 @@ function ToolDetail(props: {
         {tool.title && tool.title !== tool.name ? `${visible(tool.title)} ` : ''}
         <code>{visible(tool.name)}</code>
       </h2>
-      <div class="note">on {visible(props.server.target)}</div>
+      <div class="note">
+        on {visible(props.server.target)}
+        {tool.exposedAs ? (
+          <>
+            {' '}
+            · offered to a model as <code>{visible(tool.exposedAs)}</code>
+          </>
+        ) : null}
+      </div>
+      <Findings findings={tool.findings ?? []} />
       {tool.description ? <Description text={tool.description} /> : null}
       <div class="hints">
         hints (untrusted):{' '}
@@ -102,6 +111,20 @@ function ToolDetail(props: {
   );
 }
 
+/** What the person should know of a tool's text, as warnings. */
+function Findings({ findings }: { findings: readonly string[] }) {
+  if (findings.length === 0) return null;
+  return (
+    <ul class="findings">
+      {findings.map((f, i) => (
+        <li key={i} class="badge warn">
+          {visible(f)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
   const { request } = waiting;
   const decide = (decision: string) =>
@@ -109,11 +132,32 @@ function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
   return (
     <div class="dialog" role="dialog" aria-label="confirm the call">
       <h2>Call {visible(request.tool.name)}?</h2>
+      {request.target ? (
+        <div class="note">
+          on {visible(request.target)}
+          {request.server?.name ? (
+            <span class="label">
+              {' '}
+              (calls itself {visible(JSON.stringify(request.server.name))})
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       <div class="note">
-        {request.reason === 'definition-changed'
-          ? 'Its definition changed since you allowed it always.'
-          : 'The server could use this tool to act on your behalf.'}
+        {request.reason === 'fewer-confirmations' || request.fewerConfirmations === true
+          ? 'It now claims to be read-only (no confirmation needed), and did not before.'
+          : request.reason === 'definition-changed'
+            ? 'Its definition changed since you allowed it always.'
+            : 'The server could use this tool to act on your behalf.'}
       </div>
+      {request.renamedFrom ? (
+        <div class="badge warn">
+          renamed from {visible(request.renamedFrom.from)}? (
+          {request.renamedFrom.resemblance === 'same' ? 'the same' : 'a similar'} definition was
+          offered under that name)
+        </div>
+      ) : null}
+      <Findings findings={request.findings ?? []} />
       <div>arguments</div>
       <pre class="json args">{visible(JSON.stringify(request.arguments, null, 2))}</pre>
       {request.previous ? (
@@ -380,10 +424,8 @@ function App() {
         selected={selected}
         onSelect={setSelected}
         onTrust={(id, trust) => {
+          // The console says what it kept (a server event); config.json's trust it refuses.
           void post(`/api/servers/${id}/trust`, { trustAnnotations: trust });
-          setServers((all) =>
-            all.map((x) => (x.id === id ? { ...x, trustAnnotations: trust } : x)),
-          );
         }}
       />
       <main>

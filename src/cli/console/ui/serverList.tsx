@@ -2,7 +2,9 @@
  * @module The servers on the page, each with where it stands: connecting; waiting for the person
  * to sign in (a protected server: a link to its authorization server, opened in a new tab, and a
  * cancel button); failed, with the reason and a retry button; or connected, with the trust
- * toggle and its tools (a name also exposed by another server is marked).
+ * toggle and its tools (a name also exposed by another server is marked, and names that look
+ * like another or hide characters are flagged). A server is named by what the person configured;
+ * the name it gives itself is only a label.
  */
 import { post } from './api.js';
 import type { Server } from './types.js';
@@ -65,17 +67,25 @@ export function ServerList(props: {
       <h1>toolwire console</h1>
       {servers.map((s) => (
         <div key={s.id} class="server" aria-label={`server ${s.target}`}>
-          <h2>{visible(s.serverInfo?.name ?? s.target)}</h2>
+          <h2>{visible(s.name)}</h2>
           <div class="note">{visible(s.target)}</div>
+          {s.serverInfo ? (
+            <div class="note label">
+              calls itself {visible(JSON.stringify(s.serverInfo.name))}
+              {typeof s.serverInfo.version === 'string' ? ` ${visible(s.serverInfo.version)}` : ''}
+            </div>
+          ) : null}
           <Status server={s} />
           {s.state === 'connected' ? (
             <label class="trust">
               <input
                 type="checkbox"
                 checked={s.trustAnnotations}
+                disabled={s.trustedInConfig === true}
                 onChange={(e) => props.onTrust(s.id, (e.target as HTMLInputElement).checked)}
               />
               trust its annotations (read-only tools run without asking)
+              {s.trustedInConfig === true ? ' (set in config.json)' : ' (kept for this server)'}
             </label>
           ) : null}
           <ul>
@@ -89,6 +99,13 @@ export function ServerList(props: {
                 </button>
                 {(names.get(t.name) ?? 0) > 1 ? (
                   <span class="badge warn">also on another server</span>
+                ) : null}
+                {(t.findings ?? []).length > 0 ? (
+                  <span class="badge warn" title={visible((t.findings ?? []).join('\n'))}>
+                    {t.findings?.some((f) => f.includes('looks like'))
+                      ? 'looks like another tool'
+                      : 'hidden characters'}
+                  </span>
                 ) : null}
               </li>
             ))}

@@ -11,16 +11,26 @@ export interface Tool {
   annotations?: Json;
   icons?: Array<{ src: string }>;
   execution?: { taskSupport?: string };
+  /** The name a model would know it by, beside the other servers' tools. */
+  exposedAs?: string;
+  /** What the person should know of its text (hidden characters, a name like another's). */
+  findings?: string[];
 }
 export interface Server {
   id: string;
+  /** Its identity: the URL, or the real paths of what it runs. */
   target: string;
+  /** The console's short name for it. */
+  name: string;
   state: 'connecting' | 'connected' | 'failed';
   error?: string;
   /** The authorization URL waiting for the person to sign in. */
   signInUrl?: string;
+  /** The name and version it gives itself: a label, not an identity. */
   serverInfo?: { name: string; version: string };
   trustAnnotations: boolean;
+  /** Trusted in config.json: the page cannot change it. */
+  trustedInConfig?: boolean;
   tools: Tool[];
 }
 export interface Confirmation {
@@ -29,7 +39,21 @@ export interface Confirmation {
   /** The key this page's event stream was given to answer it. */
   key?: string;
   /** `diff`: what changed, with `previous` (computed by the console from the whole definitions). */
-  request: { tool: Tool; arguments: Json; reason: string; previous?: Tool; diff?: string[] };
+  request: {
+    tool: Tool;
+    arguments: Json;
+    reason: string;
+    previous?: Tool;
+    diff?: string[];
+    /** The server's identity, and the name it gives itself. */
+    target?: string;
+    server?: { name?: string; version?: string };
+    /** It now claims to need fewer confirmations (read-only) than the definition before. */
+    fewerConfirmations?: boolean;
+    /** A withdrawn tool it repeats or resembles. */
+    renamedFrom?: { from: string; resemblance: string };
+    findings?: string[];
+  };
 }
 export interface Input {
   id: string;

@@ -3,7 +3,7 @@
  * every field that changes what the tool does or how a user judges it. Used to notice a definition
  * that changed after the user approved it.
  */
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../../protocol/types.js';
 
 /** JSON with object keys sorted at every level. */
 export function canonicalJson(value: unknown): string {
