@@ -55,6 +55,36 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
       expect((await store.list({ owner: 'mallory', limit: 10 })).tasks).toEqual([]);
     });
 
+    it('compares owners whole: owners differing only by a client are apart, in every method and limit', async () => {
+      // Owners as the server makes them for OAuth callers: JSON with spaces, colons and quotes.
+      const owner = (client: string) =>
+        `identity:${JSON.stringify(['https://issuer.example alice', 'https://issuer.example', 'alice', client])}`;
+      const [one, two] = [owner('app-one'), owner('app-two')];
+      const task = await store.create({
+        owner: one,
+        method: 'tools/call',
+        ttl: 60_000,
+        maxActivePerOwner: 1,
+      });
+      // app-two's limit is its own: app-one's unfinished task does not count against it.
+      await store.create({ owner: two, method: 'tools/call', ttl: 60_000, maxActivePerOwner: 1 });
+      await expect(
+        store.create({ owner: one, method: 'tools/call', ttl: 60_000, maxActivePerOwner: 1 }),
+      ).rejects.toBeInstanceOf(TaskLimitError);
+      for (const other of [two, 'identity:', one.slice(0, -2), `${one} `]) {
+        expect(await store.get({ taskId: task.taskId, owner: other })).toBeUndefined();
+        expect(
+          (await store.list({ owner: other, limit: 10 })).tasks.map((t) => t.taskId),
+        ).not.toContain(task.taskId);
+        expect(
+          await store.transition({ taskId: task.taskId, owner: other, to: 'cancelled' }),
+        ).toEqual({ ok: false, reason: 'not-found' });
+      }
+      expect((await store.list({ owner: one, limit: 10 })).tasks.map((t) => t.taskId)).toEqual([
+        task.taskId,
+      ]);
+    });
+
     it('allows only the spec transitions; terminal statuses are final', async () => {
       const task = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
       const to = (status: Parameters<TaskStore['transition']>[0]['to']) =>
