@@ -56,22 +56,30 @@ end
  * method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most unfinished tasks of the
  * owner ('' = no limit). Returns the creation time (ms) and the listing score, or { 'limit' }
  * (nothing stored) when the owner is at its limit.
+ *
+ * All or nothing under Redis's memory limit: Redis refuses a script's writes over `maxmemory`
+ * only up to its first write, and only when that write is one it refuses under the limit (HSET,
+ * ZADD, SET... not ZREMRANGEBYSCORE, PEXPIRE, DEL); once a script wrote, every later write goes
+ * through. So everything before the HSET of the task only reads (the limit counts the live
+ * unfinished tasks with ZCOUNT; the expired ones are pruned after), and over the limit the HSET
+ * fails with OOM before anything is stored.
  */
 export const CREATE = new RedisScript(`${PRELUDE}
 local now, t = now_ms()
 local ttl = -1
 if ARGV[4] ~= '' then ttl = tonumber(ARGV[4]) end
-if ARGV[8] ~= '' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', fmt(now))
-  if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[8]) then return { 'limit' } end
+if ARGV[8] ~= '' and redis.call('ZCOUNT', KEYS[5], '(' .. fmt(now), '+inf') >= tonumber(ARGV[8]) then
+  return { 'limit' }
 end
 local score = t[1] .. string.format('%06d', tonumber(t[2]))
 local fields = { 'id', ARGV[1], 'owner', ARGV[2], 'method', ARGV[3], 'status', 'working', 'created', fmt(now),
   'updated', fmt(now), 'ttl', ARGV[4], 'score', score }
 if ARGV[5] ~= '' then table.insert(fields, 'poll'); table.insert(fields, ARGV[5]) end
 if ARGV[6] ~= '' then table.insert(fields, 'runner'); table.insert(fields, ARGV[6]) end
+-- The first write: refused over maxmemory, with nothing written before it (see above).
 redis.call('HSET', KEYS[1], unpack(fields))
 if ttl >= 0 then redis.call('PEXPIRE', KEYS[1], fmt(ttl)) end
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', fmt(now))
 local owner_existed = redis.call('EXISTS', KEYS[2]) == 1
 redis.call('ZADD', KEYS[2], score, ARGV[1])
 first_expiry(KEYS[2], ttl, owner_existed)

@@ -93,6 +93,20 @@ function parseCursor(cursor: string): {
   return { position: m[1], score: m[2], taskId: m[3], mac: m[4] };
 }
 
+/**
+ * The error of a creation Redis refused for want of memory (over `maxmemory`, with `noeviction`):
+ * the create script's first write is refused, so nothing of the task was stored. Other errors
+ * pass as they are.
+ */
+function creationError(error: unknown): unknown {
+  if (!(error instanceof Error) || !/^OOM\b/.test(error.message)) return error;
+  return new Error(
+    'Redis is out of memory (used memory over maxmemory): the task was not stored. ' +
+      'Give Redis more memory (maxmemory) or free some',
+    { cause: error },
+  );
+}
+
 /** The Redis task store. Create it with {@link RedisTaskStore.connect}. */
 export class RedisTaskStore implements TaskStore {
   private readonly listeners = new TaskListeners();
@@ -152,7 +166,9 @@ export class RedisTaskStore implements TaskStore {
         String(options.leaseMs ?? 30_000),
         options.maxActivePerOwner === undefined ? '' : String(options.maxActivePerOwner),
       ],
-    )) as [string, string];
+    ).catch((error: unknown) => {
+      throw creationError(error);
+    })) as [string, string];
     if (reply[0] === 'limit') throw new TaskLimitError(options.maxActivePerOwner ?? 0);
     return newTaskRecord(taskId, iso(reply[0]), options);
   }
