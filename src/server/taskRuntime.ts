@@ -145,7 +145,8 @@ export class TaskRuntime {
 
   constructor(
     private readonly options: TaskOptions,
-    private readonly report: (error: unknown, what: string) => void,
+    /** The server's error report (`onerror`). */
+    readonly report: (error: unknown, what: string) => void,
   ) {
     this.currentStore = options.store ?? new MemoryTaskStore();
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;

@@ -9,7 +9,9 @@
  * owner's unfinished task ids by expiry time: what `maxActivePerOwner` counts; a task leaves it
  * when it ends, and an expired one is pruned by its score, so the count never drifts),
  * `P runner:<runner>` (set of the unfinished tasks a process runs), `P runners` (sorted set of
- * runners by lease expiry), `P cursor-secret` (the key of the `tasks/list` cursors' MACs, shared
+ * runners by lease expiry), `P expired:<owner>` (sorted set of the owner's task ids by the time
+ * until which the id is remembered once the task expired: its expiry plus a while; see
+ * `TaskStore.expired`), `P cursor-secret` (the key of the `tasks/list` cursors' MACs, shared
  * by every instance; it expires 30 days after the last listing). Every index expires no earlier
  * than the last task it lists, so nothing outlives the tasks. Scripts build the index keys from
  * the prefix: Redis Cluster is not supported (see README).
@@ -52,10 +54,11 @@ end
 `;
 
 /**
- * KEYS: task, owner index, runner set, runners, owner's unfinished tasks. ARGV: id, owner,
- * method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most unfinished tasks of the
- * owner ('' = no limit). Returns the creation time (ms) and the listing score, or { 'limit' }
- * (nothing stored) when the owner is at its limit.
+ * KEYS: task, owner index, runner set, runners, owner's unfinished tasks, owner's remembered ids.
+ * ARGV: id, owner, method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most
+ * unfinished tasks of the owner ('' = no limit), ms an id is remembered after its task expired,
+ * most ids remembered per owner. Returns the creation time (ms) and the listing score, or
+ * { 'limit' } (nothing stored) when the owner is at its limit.
  *
  * All or nothing under Redis's memory limit: Redis refuses a script's writes over `maxmemory`
  * only up to its first write, and only when that write is one it refuses under the limit (HSET,
@@ -105,7 +108,29 @@ if ARGV[6] ~= '' then
   first_expiry(KEYS[4], hold, runners_existed)
   keep(KEYS[4], hold)
 end
+if ttl >= 0 then
+  -- Remembered from now on (a live task is told by its hash), until a while after it expires.
+  local hold = ttl + tonumber(ARGV[9])
+  local ids_existed = redis.call('EXISTS', KEYS[6]) == 1
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', fmt(now))
+  redis.call('ZADD', KEYS[6], fmt(now + hold), ARGV[1])
+  local most = tonumber(ARGV[10])
+  if redis.call('ZCARD', KEYS[6]) > most then redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -most - 1) end
+  first_expiry(KEYS[6], hold, ids_existed)
+  keep(KEYS[6], hold)
+end
 return { fmt(now), score }
+`);
+
+/**
+ * KEYS: task, owner's remembered ids. ARGV: id. Returns 1 when the task is gone (expired) and
+ * its id is still remembered for the owner, else 0. Reads only.
+ */
+export const EXPIRED = new RedisScript(`${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local kept = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not kept or tonumber(kept) <= now_ms() then return 0 end
+return 1
 `);
 
 /**

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CURSOR_MAC_LENGTH, CursorMac } from '../tasks/cursorMac.js';
-import { newTaskRecord, TaskLimitError } from '../tasks/taskStore.js';
+import { EXPIRED_IDS_KEPT_MS, newTaskRecord, TaskLimitError } from '../tasks/taskStore.js';
 import type {
   CreateTaskOptions,
   TaskEvent,
@@ -25,10 +25,13 @@ import {
   type RedisConnectionOptions,
   type StoreConnection,
 } from './redisConnection.js';
-import { CREATE, FAIL_EXPIRED, HEARTBEAT, LIST, TRANSITION } from './redisTaskScripts.js';
+import { CREATE, EXPIRED, FAIL_EXPIRED, HEARTBEAT, LIST, TRANSITION } from './redisTaskScripts.js';
 
 /** Options of {@link RedisTaskStore.connect}. */
 export type RedisTaskStoreOptions = RedisConnectionOptions;
+
+/** Ids of expired tasks remembered per owner (see `TaskStore.expired`); the oldest go first. */
+const MAX_EXPIRED_IDS_PER_OWNER = 1000;
 
 const STATUSES = new Set<string>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
@@ -140,7 +143,7 @@ export class RedisTaskStore implements TaskStore {
     return this.connection.redis;
   }
 
-  private key(kind: 'task' | 'owner' | 'active' | 'runner', id: string): string {
+  private key(kind: 'task' | 'owner' | 'active' | 'runner' | 'expired', id: string): string {
     return `${this.connection.prefix}${kind}:${id}`;
   }
 
@@ -155,6 +158,7 @@ export class RedisTaskStore implements TaskStore {
         this.key('runner', runner),
         `${this.connection.prefix}runners`,
         this.key('active', options.owner),
+        this.key('expired', options.owner),
       ],
       [
         taskId,
@@ -165,6 +169,8 @@ export class RedisTaskStore implements TaskStore {
         runner,
         String(options.leaseMs ?? 30_000),
         options.maxActivePerOwner === undefined ? '' : String(options.maxActivePerOwner),
+        String(EXPIRED_IDS_KEPT_MS),
+        String(MAX_EXPIRED_IDS_PER_OWNER),
       ],
     ).catch((error: unknown) => {
       throw creationError(error);
@@ -179,6 +185,16 @@ export class RedisTaskStore implements TaskStore {
     const fields = new Map(Object.entries(hash));
     const record = recordOf(options.taskId, fields);
     return record?.owner === options.owner ? record : undefined;
+  }
+
+  async expired(options: { taskId: string; owner: string }): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return false;
+    const reply = await EXPIRED.run(
+      this.redis,
+      [this.key('task', options.taskId), this.key('expired', options.owner)],
+      [options.taskId],
+    );
+    return reply === 1;
   }
 
   async list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage> {

@@ -158,6 +158,27 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
       ]);
     });
 
+    it("remembers an expired task's id for its owner only", async () => {
+      const expired = store.expired?.bind(store);
+      if (!expired) throw new Error('the store does not implement expired()');
+      const read = await store.create({ owner: 'a', method: 'tools/call', ttl: 100 });
+      const unread = await store.create({ owner: 'a', method: 'tools/call', ttl: 100 });
+      const live = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+      const forever = await store.create({ owner: 'a', method: 'tools/call', ttl: null });
+      expect(await expired({ taskId: read.taskId, owner: 'a' })).toBe(false); // not yet
+      await sleep(300);
+      expect(await store.get({ taskId: read.taskId, owner: 'a' })).toBeUndefined();
+      // Whether the expired task was looked up (and dropped) before or not.
+      for (const task of [read, unread]) {
+        expect(await expired({ taskId: task.taskId, owner: 'a' })).toBe(true);
+        expect(await expired({ taskId: task.taskId, owner: 'b' })).toBe(false);
+      }
+      for (const task of [live, forever])
+        expect(await expired({ taskId: task.taskId, owner: 'a' })).toBe(false);
+      for (const taskId of [crypto.randomUUID(), 'not-a-uuid', ''])
+        expect(await expired({ taskId, owner: 'a' })).toBe(false);
+    });
+
     it("lists the owner's tasks newest first, page by page, without repeats", async () => {
       const created: string[] = [];
       for (let i = 0; i < 7; i++)
