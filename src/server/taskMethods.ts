@@ -11,6 +11,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { parseCursor } from '../protocol/params.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import { isTerminal, RELATED_TASK, taskOf, type TaskRecord } from '../tasks/taskTypes.js';
+import { refusal } from './taskGuards.js';
 import { resultOf, type TaskRuntime } from './taskRuntime.js';
 
 /** The task methods a session serves. */
@@ -38,7 +39,8 @@ function lookupOf(runtime: TaskRuntime, call: { params: JsonObject | undefined; 
 
 /**
  * Lets a poll of a task through, at once (undefined) or after its turn (a promise), or refuses it
- * with -32000 when it comes side by side with others beyond the burst.
+ * with the rate-limit error (-31429, limit `taskPoll`) when it comes side by side with others
+ * beyond the burst.
  */
 function paced(
   runtime: TaskRuntime,
@@ -48,11 +50,11 @@ function paced(
   const decision = runtime.polls.take(call.owner, taskId);
   if (decision.kind === 'now') return undefined;
   if (decision.kind === 'refuse') {
-    throw new RpcError(
-      ErrorCode.ServerBusy,
-      `Task ${taskId.slice(0, 100)} is polled faster than its pollInterval ` +
-        `(${runtime.pollIntervalMs} ms); retry in ${decision.retryAfterMs} ms`,
-      { retryAfterMs: decision.retryAfterMs },
+    throw refusal(
+      `Rate limit exceeded: task ${taskId.slice(0, 100)} is polled faster than its ` +
+        `pollInterval (${runtime.pollIntervalMs} ms)`,
+      decision.retryAfterMs,
+      'taskPoll',
     );
   }
   return new Promise<void>((resolve, reject) => {

@@ -54,13 +54,16 @@ export interface TaskOptions {
   /**
    * Polls (`tasks/get`, `tasks/result`) of one task a requestor may send at once beyond one per
    * `pollIntervalMs`. A faster poll is answered late (at most one interval), one sent side by
-   * side beyond that is refused with -32000 and `data.retryAfterMs`. Per instance. Default 10.
+   * side beyond that is refused with the rate-limit error (-31429, `data: { retryAfterMs, limit:
+   * 'taskPoll' }`). Per instance. Default 10.
    */
   pollBurst?: number;
   /**
    * Lookups of unknown task ids a requestor may make per window (each answered -32602 "unknown
-   * task"); at the limit its task requests naming an id are refused with -32000 for one window
-   * and the server's `onerror` hears of it once. Per instance. Default 100 per 60 s.
+   * task"); at the limit its task requests naming an id are refused with the rate-limit error
+   * (-31429, `data: { retryAfterMs, limit: 'unknownTasks' }`) for one window and the server's
+   * `onerror` hears of it once. Its own expired tasks are not unknown (see `TaskStore.expired`).
+   * Per instance. Default 100 per 60 s.
    */
   unknownTaskLookups?: { limit: number; windowMs: number };
 }
