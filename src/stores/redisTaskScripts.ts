@@ -13,8 +13,9 @@
  * until which the id is remembered once the task expired: its expiry plus a while; see
  * `TaskStore.expired`), `P cursor-secret` (the key of the `tasks/list` cursors' MACs, shared
  * by every instance; it expires 30 days after the last listing). Every index expires no earlier
- * than the last task it lists, so nothing outlives the tasks. Scripts build the index keys from
- * the prefix: Redis Cluster is not supported (see README).
+ * than the last task it lists, so nothing outlives the tasks (but the remembered ids, by their
+ * while). Scripts build the index keys from the prefix: Redis Cluster is not supported (see
+ * README).
  *
  * Numbers pass through strings: Lua 5.1 prints numbers with 14 significant digits.
  */
