@@ -268,12 +268,20 @@ export class Connection {
     return result;
   }
 
-  /** Sends a notification. Rejects when the connection is closed or the send fails. */
-  async notify(method: string, params?: JsonObject, options: SendOptions = {}): Promise<void> {
-    if (this.closedFlag) throw new LocalError('closed', 'Connection is closed');
+  /**
+   * Sends a notification. Rejects when the connection is closed or the send fails. Answers the
+   * transport's own promise, so nothing is kept per notification here (no async frame waiting on
+   * a transport that holds it for a congested reader).
+   */
+  notify(method: string, params?: JsonObject, options: SendOptions = {}): Promise<void> {
+    if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    await this.transport.send(message, options);
+    try {
+      return this.transport.send(message, options);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   // ---- incoming ----

@@ -13,9 +13,10 @@ import type { JsonRpcMessage, RequestId } from './types.js';
  */
 export interface Identity {
   /**
-   * A stable identifier of the principal (user, service account, API key id...): rate limits,
-   * session quotas and task ownership count by it. Verified OAuth access tokens give
-   * `<issuer> <subject>` (a subject is unique only within its issuer).
+   * A stable identifier of the principal (user, service account, API key id...): rate limits and
+   * session quotas count by it; sessions and tasks belong to it together with `issuer`, `subject`
+   * and `clientId`. Verified OAuth access tokens give `<issuer> <subject>` (a subject is unique
+   * only within its issuer).
    */
   readonly id: string;
   /** Granted scopes, when the authentication scheme has them. */
@@ -27,8 +28,9 @@ export interface Identity {
   /** OAuth: the token's subject (`sub`), the resource owner or the client itself. */
   readonly subject?: string;
   /**
-   * OAuth: the client the token was issued to (`client_id`, else `azp`). A session belongs to
-   * its principal and client together: another client of the same user cannot use it.
+   * OAuth: the client the token was issued to (`client_id`, else `azp`). Sessions and tasks
+   * belong to their principal and client together: another client of the same user cannot use
+   * or see them.
    */
   readonly clientId?: string;
   /** When the credential stops being valid, in milliseconds since the epoch. */

@@ -22,8 +22,14 @@ import {
   type SlotTake,
 } from './rateLimitStore.js';
 
-/** Which limit refused a call (`data.limit` of the error). */
-export type RateLimitKind = 'global' | 'principal' | 'tool' | 'concurrency';
+/**
+ * Which limit refused a request (`data.limit` of the error): a call's (`global`, `principal`,
+ * `tool`, `concurrency`), or a task guard's: `taskPoll` (polls of one task sent side by side
+ * beyond `tasks.pollBurst`), `unknownTasks` (task requests by id of a requestor that asked for
+ * too many unknown task ids, `tasks.unknownTaskLookups`).
+ */
+export type RateLimitKind =
+  'global' | 'principal' | 'tool' | 'concurrency' | 'taskPoll' | 'unknownTasks';
 
 /** One call, as the policy sees it. */
 export interface RateLimitCall {
@@ -42,13 +48,16 @@ export interface RateLimitCall {
   readonly leaseMs?: number;
 }
 
+/** The limits of a `tools/call` (those {@link RateLimitPolicy} counts). */
+type CallLimitKind = Exclude<RateLimitKind, 'taskPoll' | 'unknownTasks'>;
+
 /** A call refused by a limit. */
 export interface RateLimitDenial {
   readonly allowed: false;
   /** When to try again, in milliseconds: the longest wait among the limits that refused. */
   readonly retryAfterMs: number;
   /** The limit that asked for that wait. */
-  readonly limit: RateLimitKind;
+  readonly limit: CallLimitKind;
 }
 
 /** What {@link RateLimitPolicy.check} answers: admitted (with `release` if a slot was taken) or refused. */
@@ -70,21 +79,30 @@ export function rateLimitSubject(
 }
 
 /**
- * The error a refused call answers with: {@link ErrorCode.RateLimited}, `data: { retryAfterMs,
- * limit }` (Streamable HTTP answers it with status 429 and `Retry-After` in whole seconds).
+ * The error of every request a limit refuses, calls and task guards alike:
+ * {@link ErrorCode.RateLimited}, "`what`; retry in N s", `data: { retryAfterMs, limit }`
+ * (Streamable HTTP answers it with status 429 and `Retry-After` in whole seconds).
  */
+export function rateLimitError(
+  what: string,
+  refusal: { readonly retryAfterMs: number; readonly limit: RateLimitKind },
+): RpcError {
+  const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  return new RpcError(ErrorCode.RateLimited, `${what}; retry in ${seconds} s`, {
+    retryAfterMs: refusal.retryAfterMs,
+    limit: refusal.limit,
+  });
+}
+
+/** The error a call refused by one of the call limits answers with (see {@link rateLimitError}). */
 export function rateLimitedError(denial: RateLimitDenial, toolName: string): RpcError {
-  const seconds = Math.max(1, Math.ceil(denial.retryAfterMs / 1000));
   const what = {
     global: 'Rate limit exceeded: the server takes no more calls for now',
     principal: 'Rate limit exceeded: too many calls from this caller',
     tool: `Rate limit exceeded for tool "${toolName.slice(0, 200)}"`,
     concurrency: 'Too many calls from this caller are running at once',
   }[denial.limit];
-  return new RpcError(ErrorCode.RateLimited, `${what}; retry in ${seconds} s`, {
-    retryAfterMs: denial.retryAfterMs,
-    limit: denial.limit,
-  });
+  return rateLimitError(what, denial);
 }
 
 /** Checks calls against a server's rate limits (one per server). */
@@ -155,7 +173,7 @@ export class RateLimitPolicy {
   private verdict(admission: Admission, toolRule: RateLimitRule | undefined): RateLimitVerdict {
     if (admission.allowed) return admission;
     // The buckets went in this order, each only when its rule applies; the slot came last.
-    const kinds: RateLimitKind[] = [];
+    const kinds: CallLimitKind[] = [];
     if (this.global) kinds.push('global');
     if (this.perPrincipal) kinds.push('principal');
     if (toolRule) kinds.push('tool');

@@ -3,9 +3,11 @@
  * (`tasks/get`, `tasks/result`) faster than its `pollInterval` are slowed down, and a requestor
  * asking for many task ids that do not exist (or are not its own) is refused for a while and
  * reported once (the spec's "rate limiting on task operations" and "monitor for many failed task
- * lookups"). Memory stays bounded: idle entries are dropped, then the oldest.
+ * lookups"). A refusal is the server's rate-limit error (-31429, `data: { retryAfterMs, limit }`),
+ * as for calls. Memory stays bounded: idle entries are dropped, then the oldest.
  */
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { RpcError } from '../jsonrpc/errors.js';
+import { rateLimitError } from './rateLimitPolicy.js';
 
 /** How a poll is let through: at once (0), after `waitMs`, or refused. */
 export type PollDecision =
@@ -121,10 +123,11 @@ interface LookupWindow {
 
 /**
  * Counts the lookups of unknown task ids per requestor in a fixed window. Once a requestor
- * reaches the limit, its task requests naming an id are refused (-32000, the same answer whatever
- * the id, so it tells nothing about which tasks exist) for one window length, and the server's
- * error report hears of it once, with the count. The lookups themselves are answered "unknown
- * task" (-32602) as ever, so a task of someone else still looks exactly like a missing one.
+ * reaches the limit, its task requests naming an id are refused (-31429 with `data.limit`
+ * `unknownTasks`, the same answer whatever the id, so it tells nothing about which tasks exist)
+ * for one window length, and the server's error report hears of it once, with the count. The
+ * lookups themselves are answered "unknown task" (-32602) as ever, so a task of someone else
+ * still looks exactly like a missing one.
  */
 export class LookupGuard {
   private readonly windows = new Map<string, LookupWindow>();
@@ -141,17 +144,13 @@ export class LookupGuard {
     this.maxRequestors = options.maxRequestors ?? 10_000;
   }
 
-  /** Throws -32000 while `requestor` is refused. */
+  /** Throws the rate-limit error (limit `unknownTasks`) while `requestor` is refused. */
   check(requestor: string): void {
     const window = this.windows.get(requestor);
     if (!window) return;
     const left = window.blockedUntil - this.now();
     if (left <= 0) return;
-    throw new RpcError(
-      ErrorCode.ServerBusy,
-      `Too many requests for unknown tasks; task requests are refused for ${Math.ceil(left / 1000)} s`,
-      { retryAfterMs: left },
-    );
+    throw refusal('Rate limit exceeded: too many requests for unknown tasks', left, 'unknownTasks');
   }
 
   /** Records one lookup of an id `requestor` has no task by. */
@@ -190,4 +189,13 @@ export class LookupGuard {
       this.windows.delete(key);
     }
   }
+}
+
+/** A task guard's refusal: the server's rate-limit error, asking for a whole millisecond at least. */
+export function refusal(
+  what: string,
+  retryAfterMs: number,
+  limit: 'taskPoll' | 'unknownTasks',
+): RpcError {
+  return rateLimitError(what, { retryAfterMs: Math.max(1, Math.ceil(retryAfterMs)), limit });
 }

@@ -2,7 +2,8 @@
  * @module The `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` methods. Every lookup
  * is bound to the caller: a task of someone else is "not found", exactly like a missing one.
  * Polls faster than the task's `pollInterval` are slowed down, and a requestor looking up many
- * unknown ids is refused for a while (see taskGuards.ts).
+ * unknown ids is refused for a while (see taskGuards.ts); the requestor's own tasks that expired
+ * are told apart (as far as the store remembers them) and do not count.
  */
 import type { IncomingRequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
@@ -10,6 +11,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { parseCursor } from '../protocol/params.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import { isTerminal, RELATED_TASK, taskOf, type TaskRecord } from '../tasks/taskTypes.js';
+import { refusal } from './taskGuards.js';
 import { resultOf, type TaskRuntime } from './taskRuntime.js';
 
 /** The task methods a session serves. */
@@ -37,7 +39,8 @@ function lookupOf(runtime: TaskRuntime, call: { params: JsonObject | undefined; 
 
 /**
  * Lets a poll of a task through, at once (undefined) or after its turn (a promise), or refuses it
- * with -32000 when it comes side by side with others beyond the burst.
+ * with the rate-limit error (-31429, limit `taskPoll`) when it comes side by side with others
+ * beyond the burst.
  */
 function paced(
   runtime: TaskRuntime,
@@ -47,11 +50,11 @@ function paced(
   const decision = runtime.polls.take(call.owner, taskId);
   if (decision.kind === 'now') return undefined;
   if (decision.kind === 'refuse') {
-    throw new RpcError(
-      ErrorCode.ServerBusy,
-      `Task ${taskId.slice(0, 100)} is polled faster than its pollInterval ` +
-        `(${runtime.pollIntervalMs} ms); retry in ${decision.retryAfterMs} ms`,
-      { retryAfterMs: decision.retryAfterMs },
+    throw refusal(
+      `Rate limit exceeded: task ${taskId.slice(0, 100)} is polled faster than its ` +
+        `pollInterval (${runtime.pollIntervalMs} ms)`,
+      decision.retryAfterMs,
+      'taskPoll',
     );
   }
   return new Promise<void>((resolve, reject) => {
@@ -65,8 +68,22 @@ function paced(
   });
 }
 
-/** Counts a lookup of an id the requestor has no task by; the answer stays "unknown task". */
-function unknown(runtime: TaskRuntime, owner: string, taskId: string): RpcError {
+/**
+ * The answer to a lookup of an id the requestor has no live task by. One of its own tasks that
+ * expired (the store remembers it) is "has expired", as the spec's example says, and is not
+ * counted; anything else (an id that never was, someone else's task) is "unknown task" and counts
+ * towards the requestor's unknown-id limit.
+ */
+async function notFound(runtime: TaskRuntime, owner: string, taskId: string): Promise<RpcError> {
+  const store = runtime.store;
+  if (store.expired) {
+    try {
+      if (await store.expired({ taskId, owner }))
+        return new RpcError(ErrorCode.InvalidParams, `Task ${taskId} has expired`);
+    } catch (error) {
+      runtime.report(error, 'task store');
+    }
+  }
   runtime.lookups.unknown(owner);
   return unknownTask(taskId);
 }
@@ -156,7 +173,7 @@ export async function serveTaskMethod(
       const turn = paced(runtime, call, taskId);
       if (turn) await turn; // no await at all when the poll may go at once
       const record = await store.get({ taskId, owner });
-      if (!record) throw unknown(runtime, owner, taskId);
+      if (!record) throw await notFound(runtime, owner, taskId);
       return taskOf(record) as unknown as JsonObject;
     }
     case 'tasks/list': {
@@ -186,7 +203,7 @@ export async function serveTaskMethod(
         to: 'cancelled',
         statusMessage: 'The task was cancelled by request.',
       });
-      if (!result.ok && result.reason === 'not-found') throw unknown(runtime, owner, taskId);
+      if (!result.ok && result.reason === 'not-found') throw await notFound(runtime, owner, taskId);
       if (!result.ok)
         throw new RpcError(
           ErrorCode.InvalidParams,
@@ -200,7 +217,7 @@ export async function serveTaskMethod(
       const turn = paced(runtime, call, taskId);
       if (turn) await turn;
       let record = await store.get({ taskId, owner });
-      if (!record) throw unknown(runtime, owner, taskId);
+      if (!record) throw await notFound(runtime, owner, taskId);
       if (!isTerminal(record.status)) {
         // Messages the task sends meanwhile (elicitation...) go on this request's stream.
         const stop = runtime.await(taskId, call.sessionId, call.incoming.id);

@@ -42,7 +42,7 @@ export interface TaskOptions {
   statusNotifications?: boolean;
   /**
    * Unfinished (working or input_required) tasks one requestor may have at once; more are
-   * refused with -32000. The requestor is the task's owner: the principal, else the session.
+   * refused with -32000. The requestor is the task's owner (see {@link ownerOf}).
    * Counted by the store, so with Redis it holds across every instance. Default 100.
    */
   maxTasksPerRequestor?: number;
@@ -54,13 +54,16 @@ export interface TaskOptions {
   /**
    * Polls (`tasks/get`, `tasks/result`) of one task a requestor may send at once beyond one per
    * `pollIntervalMs`. A faster poll is answered late (at most one interval), one sent side by
-   * side beyond that is refused with -32000 and `data.retryAfterMs`. Per instance. Default 10.
+   * side beyond that is refused with the rate-limit error (-31429, `data: { retryAfterMs, limit:
+   * 'taskPoll' }`). Per instance. Default 10.
    */
   pollBurst?: number;
   /**
    * Lookups of unknown task ids a requestor may make per window (each answered -32602 "unknown
-   * task"); at the limit its task requests naming an id are refused with -32000 for one window
-   * and the server's `onerror` hears of it once. Per instance. Default 100 per 60 s.
+   * task"); at the limit its task requests naming an id are refused with the rate-limit error
+   * (-31429, `data: { retryAfterMs, limit: 'unknownTasks' }`) for one window and the server's
+   * `onerror` hears of it once. Its own expired tasks are not unknown (see `TaskStore.expired`).
+   * Per instance. Default 100 per 60 s.
    */
   unknownTaskLookups?: { limit: number; windowMs: number };
 }
@@ -91,9 +94,21 @@ function randomRunnerId(): string {
   return `runner-${crypto.randomUUID()}`;
 }
 
-/** The owner of tasks created by a caller: the principal, or the session when there is none. */
+/**
+ * The owner of tasks created by a caller (the spec's requestor). Authenticated: the identity's
+ * id, issuer, subject and client together, the binding an HTTP session has (sessionOwner.ts), so
+ * another application of the same user (same issuer and subject, another `client_id`/`azp`) is
+ * another owner and sees none of the tasks. An identity that names none of issuer, subject and
+ * client (an API key, an application's own identity) is `principal:<id>`, as before. Without
+ * authentication: the session.
+ */
 export function ownerOf(sessionId: string, identity: Identity | undefined): string {
-  return identity ? `principal:${identity.id}` : `session:${sessionId}`;
+  if (!identity) return `session:${sessionId}`;
+  const { id, issuer, subject, clientId } = identity;
+  if (issuer === undefined && subject === undefined && clientId === undefined)
+    return `principal:${id}`;
+  // JSON: no id, issuer, subject and client can spell another four (nor a `principal:` owner).
+  return `identity:${JSON.stringify([id, issuer ?? null, subject ?? null, clientId ?? null])}`;
 }
 
 /** Turns a stored outcome into what `tasks/result` answers (a result, or a thrown RpcError). */
@@ -133,7 +148,8 @@ export class TaskRuntime {
 
   constructor(
     private readonly options: TaskOptions,
-    private readonly report: (error: unknown, what: string) => void,
+    /** The server's error report (`onerror`). */
+    readonly report: (error: unknown, what: string) => void,
   ) {
     this.currentStore = options.store ?? new MemoryTaskStore();
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;

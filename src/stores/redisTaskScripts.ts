@@ -9,10 +9,13 @@
  * owner's unfinished task ids by expiry time: what `maxActivePerOwner` counts; a task leaves it
  * when it ends, and an expired one is pruned by its score, so the count never drifts),
  * `P runner:<runner>` (set of the unfinished tasks a process runs), `P runners` (sorted set of
- * runners by lease expiry), `P cursor-secret` (the key of the `tasks/list` cursors' MACs, shared
+ * runners by lease expiry), `P expired:<owner>` (sorted set of the owner's task ids by the time
+ * until which the id is remembered once the task expired: its expiry plus a while; see
+ * `TaskStore.expired`), `P cursor-secret` (the key of the `tasks/list` cursors' MACs, shared
  * by every instance; it expires 30 days after the last listing). Every index expires no earlier
- * than the last task it lists, so nothing outlives the tasks. Scripts build the index keys from
- * the prefix: Redis Cluster is not supported (see README).
+ * than the last task it lists, so nothing outlives the tasks (but the remembered ids, by their
+ * while). Scripts build the index keys from the prefix: Redis Cluster is not supported (see
+ * README).
  *
  * Numbers pass through strings: Lua 5.1 prints numbers with 14 significant digits.
  */
@@ -52,26 +55,35 @@ end
 `;
 
 /**
- * KEYS: task, owner index, runner set, runners, owner's unfinished tasks. ARGV: id, owner,
- * method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most unfinished tasks of the
- * owner ('' = no limit). Returns the creation time (ms) and the listing score, or { 'limit' }
- * (nothing stored) when the owner is at its limit.
+ * KEYS: task, owner index, runner set, runners, owner's unfinished tasks, owner's remembered ids.
+ * ARGV: id, owner, method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most
+ * unfinished tasks of the owner ('' = no limit), ms an id is remembered after its task expired,
+ * most ids remembered per owner. Returns the creation time (ms) and the listing score, or
+ * { 'limit' } (nothing stored) when the owner is at its limit.
+ *
+ * All or nothing under Redis's memory limit: Redis refuses a script's writes over `maxmemory`
+ * only up to its first write, and only when that write is one it refuses under the limit (HSET,
+ * ZADD, SET... not ZREMRANGEBYSCORE, PEXPIRE, DEL); once a script wrote, every later write goes
+ * through. So everything before the HSET of the task only reads (the limit counts the live
+ * unfinished tasks with ZCOUNT; the expired ones are pruned after), and over the limit the HSET
+ * fails with OOM before anything is stored.
  */
 export const CREATE = new RedisScript(`${PRELUDE}
 local now, t = now_ms()
 local ttl = -1
 if ARGV[4] ~= '' then ttl = tonumber(ARGV[4]) end
-if ARGV[8] ~= '' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', fmt(now))
-  if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[8]) then return { 'limit' } end
+if ARGV[8] ~= '' and redis.call('ZCOUNT', KEYS[5], '(' .. fmt(now), '+inf') >= tonumber(ARGV[8]) then
+  return { 'limit' }
 end
 local score = t[1] .. string.format('%06d', tonumber(t[2]))
 local fields = { 'id', ARGV[1], 'owner', ARGV[2], 'method', ARGV[3], 'status', 'working', 'created', fmt(now),
   'updated', fmt(now), 'ttl', ARGV[4], 'score', score }
 if ARGV[5] ~= '' then table.insert(fields, 'poll'); table.insert(fields, ARGV[5]) end
 if ARGV[6] ~= '' then table.insert(fields, 'runner'); table.insert(fields, ARGV[6]) end
+-- The first write: refused over maxmemory, with nothing written before it (see above).
 redis.call('HSET', KEYS[1], unpack(fields))
 if ttl >= 0 then redis.call('PEXPIRE', KEYS[1], fmt(ttl)) end
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', fmt(now))
 local owner_existed = redis.call('EXISTS', KEYS[2]) == 1
 redis.call('ZADD', KEYS[2], score, ARGV[1])
 first_expiry(KEYS[2], ttl, owner_existed)
@@ -97,7 +109,29 @@ if ARGV[6] ~= '' then
   first_expiry(KEYS[4], hold, runners_existed)
   keep(KEYS[4], hold)
 end
+if ttl >= 0 then
+  -- Remembered from now on (a live task is told by its hash), until a while after it expires.
+  local hold = ttl + tonumber(ARGV[9])
+  local ids_existed = redis.call('EXISTS', KEYS[6]) == 1
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', fmt(now))
+  redis.call('ZADD', KEYS[6], fmt(now + hold), ARGV[1])
+  local most = tonumber(ARGV[10])
+  if redis.call('ZCARD', KEYS[6]) > most then redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -most - 1) end
+  first_expiry(KEYS[6], hold, ids_existed)
+  keep(KEYS[6], hold)
+end
 return { fmt(now), score }
+`);
+
+/**
+ * KEYS: task, owner's remembered ids. ARGV: id. Returns 1 when the task is gone (expired) and
+ * its id is still remembered for the owner, else 0. Reads only.
+ */
+export const EXPIRED = new RedisScript(`${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local kept = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not kept or tonumber(kept) <= now_ms() then return 0 end
+return 1
 `);
 
 /**

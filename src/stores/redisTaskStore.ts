@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CURSOR_MAC_LENGTH, CursorMac } from '../tasks/cursorMac.js';
-import { newTaskRecord, TaskLimitError } from '../tasks/taskStore.js';
+import { EXPIRED_IDS_KEPT_MS, newTaskRecord, TaskLimitError } from '../tasks/taskStore.js';
 import type {
   CreateTaskOptions,
   TaskEvent,
@@ -25,10 +25,13 @@ import {
   type RedisConnectionOptions,
   type StoreConnection,
 } from './redisConnection.js';
-import { CREATE, FAIL_EXPIRED, HEARTBEAT, LIST, TRANSITION } from './redisTaskScripts.js';
+import { CREATE, EXPIRED, FAIL_EXPIRED, HEARTBEAT, LIST, TRANSITION } from './redisTaskScripts.js';
 
 /** Options of {@link RedisTaskStore.connect}. */
 export type RedisTaskStoreOptions = RedisConnectionOptions;
+
+/** Ids of expired tasks remembered per owner (see `TaskStore.expired`); the oldest go first. */
+const MAX_EXPIRED_IDS_PER_OWNER = 1000;
 
 const STATUSES = new Set<string>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
@@ -93,6 +96,20 @@ function parseCursor(cursor: string): {
   return { position: m[1], score: m[2], taskId: m[3], mac: m[4] };
 }
 
+/**
+ * The error of a creation Redis refused for want of memory (over `maxmemory`, with `noeviction`):
+ * the create script's first write is refused, so nothing of the task was stored. Other errors
+ * pass as they are.
+ */
+function creationError(error: unknown): unknown {
+  if (!(error instanceof Error) || !/^OOM\b/.test(error.message)) return error;
+  return new Error(
+    'Redis is out of memory (used memory over maxmemory): the task was not stored. ' +
+      'Give Redis more memory (maxmemory) or free some',
+    { cause: error },
+  );
+}
+
 /** The Redis task store. Create it with {@link RedisTaskStore.connect}. */
 export class RedisTaskStore implements TaskStore {
   private readonly listeners = new TaskListeners();
@@ -126,7 +143,7 @@ export class RedisTaskStore implements TaskStore {
     return this.connection.redis;
   }
 
-  private key(kind: 'task' | 'owner' | 'active' | 'runner', id: string): string {
+  private key(kind: 'task' | 'owner' | 'active' | 'runner' | 'expired', id: string): string {
     return `${this.connection.prefix}${kind}:${id}`;
   }
 
@@ -141,6 +158,7 @@ export class RedisTaskStore implements TaskStore {
         this.key('runner', runner),
         `${this.connection.prefix}runners`,
         this.key('active', options.owner),
+        this.key('expired', options.owner),
       ],
       [
         taskId,
@@ -151,8 +169,12 @@ export class RedisTaskStore implements TaskStore {
         runner,
         String(options.leaseMs ?? 30_000),
         options.maxActivePerOwner === undefined ? '' : String(options.maxActivePerOwner),
+        String(EXPIRED_IDS_KEPT_MS),
+        String(MAX_EXPIRED_IDS_PER_OWNER),
       ],
-    )) as [string, string];
+    ).catch((error: unknown) => {
+      throw creationError(error);
+    })) as [string, string];
     if (reply[0] === 'limit') throw new TaskLimitError(options.maxActivePerOwner ?? 0);
     return newTaskRecord(taskId, iso(reply[0]), options);
   }
@@ -163,6 +185,16 @@ export class RedisTaskStore implements TaskStore {
     const fields = new Map(Object.entries(hash));
     const record = recordOf(options.taskId, fields);
     return record?.owner === options.owner ? record : undefined;
+  }
+
+  async expired(options: { taskId: string; owner: string }): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return false;
+    const reply = await EXPIRED.run(
+      this.redis,
+      [this.key('task', options.taskId), this.key('expired', options.owner)],
+      [options.taskId],
+    );
+    return reply === 1;
   }
 
   async list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage> {

@@ -1,10 +1,11 @@
 /**
  * @module The default task store: in this process's memory. Atomic by construction (JavaScript
  * runs one change at a time), expiring tasks with their TTL, bounded by a cap on live tasks and,
- * per owner, on unfinished ones.
+ * per owner, on unfinished ones. The ids of expired tasks are remembered for their owner for a
+ * while, a bounded number of them.
  */
 import { CURSOR_MAC_LENGTH, CursorMac } from './cursorMac.js';
-import { newTaskRecord, TaskLimitError } from './taskStore.js';
+import { EXPIRED_IDS_KEPT_MS, newTaskRecord, TaskLimitError } from './taskStore.js';
 import { TaskListeners } from './taskListeners.js';
 import { canTransition, isTerminal, type TaskRecord } from './taskTypes.js';
 import type {
@@ -22,12 +23,25 @@ export interface MemoryTaskStoreOptions {
   maxTasks?: number;
   /** How often expired tasks are swept. Default 30 s. */
   sweepMs?: number;
+  /**
+   * Ids of expired tasks remembered for their owner (see `TaskStore.expired`), the oldest
+   * forgotten first beyond it; 0 remembers none. Default 10 000.
+   */
+  maxExpiredIds?: number;
+  /** How long an expired task's id is remembered, from its expiry. Default 1 hour. */
+  expiredIdsKeptMs?: number;
 }
 
 interface Entry {
   record: TaskRecord;
   seq: number;
   expiresAt: number;
+}
+
+/** An expired task's id, remembered for its owner until `until`. */
+interface Tombstone {
+  readonly owner: string;
+  readonly until: number;
 }
 
 const CURSOR = new RegExp(`^tm2\\.([0-9a-z]{1,11})\\.([A-Za-z0-9_-]{${CURSOR_MAC_LENGTH}})$`);
@@ -48,12 +62,18 @@ export class MemoryTaskStore implements TaskStore {
   private readonly listeners = new TaskListeners();
   /** Signs `tasks/list` cursors: a secret of this store object, as its positions are. */
   private readonly cursors = new CursorMac();
+  /** Expired tasks' ids by id, oldest expiry first (about: an entry expires when next seen). */
+  private readonly tombstones = new Map<string, Tombstone>();
   private seq = 0;
   private readonly maxTasks: number;
+  private readonly maxTombstones: number;
+  private readonly tombstoneMs: number;
   private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.maxTasks = options.maxTasks ?? 100_000;
+    this.maxTombstones = Math.max(0, Math.floor(options.maxExpiredIds ?? 10_000));
+    this.tombstoneMs = Math.max(0, options.expiredIdsKeptMs ?? EXPIRED_IDS_KEPT_MS);
     this.sweeper = setInterval(() => this.sweep(Date.now()), options.sweepMs ?? 30_000);
     (this.sweeper as { unref?: () => void }).unref?.();
   }
@@ -87,6 +107,18 @@ export class MemoryTaskStore implements TaskStore {
   async get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined> {
     const entry = this.live(options.taskId);
     return entry && entry.record.owner === options.owner ? copy(entry.record) : undefined;
+  }
+
+  async expired(options: { taskId: string; owner: string }): Promise<boolean> {
+    // A task past its TTL that no sweep has dropped yet is dropped now, and remembered.
+    if (this.live(options.taskId)) return false;
+    const tombstone = this.tombstones.get(options.taskId);
+    if (!tombstone) return false;
+    if (tombstone.until <= Date.now()) {
+      this.tombstones.delete(options.taskId);
+      return false;
+    }
+    return tombstone.owner === options.owner;
   }
 
   async list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage> {
@@ -198,10 +230,22 @@ export class MemoryTaskStore implements TaskStore {
     return entry;
   }
 
-  /** Drops an entry (expired) and its place among its owner's unfinished tasks. */
+  /**
+   * Drops an entry (expired) and its place among its owner's unfinished tasks; its id is
+   * remembered for its owner (see {@link expired}).
+   */
   private forget(entry: Entry): void {
     this.entries.delete(entry.record.taskId);
     this.finish(entry);
+    if (this.maxTombstones === 0 || this.tombstoneMs === 0) return;
+    if (this.tombstones.size >= this.maxTombstones) {
+      const oldest = this.tombstones.keys().next();
+      if (!oldest.done) this.tombstones.delete(oldest.value);
+    }
+    this.tombstones.set(entry.record.taskId, {
+      owner: entry.record.owner,
+      until: entry.expiresAt + this.tombstoneMs,
+    });
   }
 
   /** The task no longer counts against its owner's `maxActivePerOwner`. */
@@ -213,5 +257,7 @@ export class MemoryTaskStore implements TaskStore {
 
   private sweep(now: number): void {
     for (const entry of this.entries.values()) if (entry.expiresAt <= now) this.forget(entry);
+    for (const [taskId, tombstone] of this.tombstones)
+      if (tombstone.until <= now) this.tombstones.delete(taskId);
   }
 }

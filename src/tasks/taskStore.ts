@@ -25,6 +25,12 @@ export interface CreateTaskOptions {
   maxActivePerOwner?: number;
 }
 
+/**
+ * How long the stores remember an expired task's id for its owner (see
+ * {@link TaskStore.expired}), from the moment it expired: one hour.
+ */
+export const EXPIRED_IDS_KEPT_MS = 3_600_000;
+
 /** Thrown by {@link TaskStore.create} when the owner is at its `maxActivePerOwner`. */
 export class TaskLimitError extends Error {
   override readonly name = 'TaskLimitError';
@@ -97,6 +103,15 @@ export interface TaskStore {
   create(options: CreateTaskOptions): Promise<TaskRecord>;
   /** The task, if it exists, has not expired, and belongs to `owner`. */
   get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined>;
+  /**
+   * True when `owner` had a task by this id that has expired (its TTL passed), as far as the
+   * store remembers: expired ids are kept for their owner for a while (toolwire's stores: an
+   * hour after the expiry, a bounded number). False for a live task, another owner's task and an
+   * id that never was. The server asks it for an id it did not find: the requestor's own expired
+   * task is answered "has expired" and does not count as a lookup of an unknown id (an
+   * enumeration attempt). Optional: without it, every id not found counts as unknown.
+   */
+  expired?(options: { taskId: string; owner: string }): Promise<boolean>;
   /**
    * The owner's tasks, newest first, a page at a time. Cursors are authenticated: one this store
    * did not issue for this owner (tampered, forged, another owner's) throws a RangeError.

@@ -55,6 +55,36 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
       expect((await store.list({ owner: 'mallory', limit: 10 })).tasks).toEqual([]);
     });
 
+    it('compares owners whole: owners differing only by a client are apart, in every method and limit', async () => {
+      // Owners as the server makes them for OAuth callers: JSON with spaces, colons and quotes.
+      const owner = (client: string) =>
+        `identity:${JSON.stringify(['https://issuer.example alice', 'https://issuer.example', 'alice', client])}`;
+      const [one, two] = [owner('app-one'), owner('app-two')];
+      const task = await store.create({
+        owner: one,
+        method: 'tools/call',
+        ttl: 60_000,
+        maxActivePerOwner: 1,
+      });
+      // app-two's limit is its own: app-one's unfinished task does not count against it.
+      await store.create({ owner: two, method: 'tools/call', ttl: 60_000, maxActivePerOwner: 1 });
+      await expect(
+        store.create({ owner: one, method: 'tools/call', ttl: 60_000, maxActivePerOwner: 1 }),
+      ).rejects.toBeInstanceOf(TaskLimitError);
+      for (const other of [two, 'identity:', one.slice(0, -2), `${one} `]) {
+        expect(await store.get({ taskId: task.taskId, owner: other })).toBeUndefined();
+        expect(
+          (await store.list({ owner: other, limit: 10 })).tasks.map((t) => t.taskId),
+        ).not.toContain(task.taskId);
+        expect(
+          await store.transition({ taskId: task.taskId, owner: other, to: 'cancelled' }),
+        ).toEqual({ ok: false, reason: 'not-found' });
+      }
+      expect((await store.list({ owner: one, limit: 10 })).tasks.map((t) => t.taskId)).toEqual([
+        task.taskId,
+      ]);
+    });
+
     it('allows only the spec transitions; terminal statuses are final', async () => {
       const task = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
       const to = (status: Parameters<TaskStore['transition']>[0]['to']) =>
@@ -126,6 +156,27 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
       expect((await store.list({ owner: 'a', limit: 10 })).tasks.map((t) => t.taskId)).toEqual([
         kept.taskId,
       ]);
+    });
+
+    it("remembers an expired task's id for its owner only", async () => {
+      const expired = store.expired?.bind(store);
+      if (!expired) throw new Error('the store does not implement expired()');
+      const read = await store.create({ owner: 'a', method: 'tools/call', ttl: 100 });
+      const unread = await store.create({ owner: 'a', method: 'tools/call', ttl: 100 });
+      const live = await store.create({ owner: 'a', method: 'tools/call', ttl: 60_000 });
+      const forever = await store.create({ owner: 'a', method: 'tools/call', ttl: null });
+      expect(await expired({ taskId: read.taskId, owner: 'a' })).toBe(false); // not yet
+      await sleep(300);
+      expect(await store.get({ taskId: read.taskId, owner: 'a' })).toBeUndefined();
+      // Whether the expired task was looked up (and dropped) before or not.
+      for (const task of [read, unread]) {
+        expect(await expired({ taskId: task.taskId, owner: 'a' })).toBe(true);
+        expect(await expired({ taskId: task.taskId, owner: 'b' })).toBe(false);
+      }
+      for (const task of [live, forever])
+        expect(await expired({ taskId: task.taskId, owner: 'a' })).toBe(false);
+      for (const taskId of [crypto.randomUUID(), 'not-a-uuid', ''])
+        expect(await expired({ taskId, owner: 'a' })).toBe(false);
     });
 
     it("lists the owner's tasks newest first, page by page, without repeats", async () => {

@@ -2,7 +2,7 @@
  * Issue 9, "throttle and log repeated lookups of unknown task ids": every lookup of an id the
  * requestor has no task by is answered "unknown task" (-32602) as before, whether the task is
  * missing or someone else's. After `unknownTaskLookups.limit` of them within the window, the
- * requestor's task requests naming an id are refused with -32000 for one window (the same answer
+ * requestor's task requests naming an id are refused for one window (the same answer
  * for every id, so it reveals nothing), and the server's `onerror` hears of it once, with the
  * count.
  */
@@ -36,7 +36,7 @@ async function createTask(c: { client: unknown }): Promise<string> {
 }
 
 describe('issue 9: lookups of unknown task ids', () => {
-  it('answers -32602 for each, then refuses the requestor with -32000 for a window, reported once', async () => {
+  it('answers -32602 for each, then refuses the requestor for a window (-31429 since issue 19), reported once', async () => {
     const { server, reports } = lookupServer(60_000);
     try {
       const alice = await connect(server, { identity: { id: 'alice' } });
@@ -68,11 +68,11 @@ describe('issue 9: lookups of unknown task ids', () => {
       // Now every lookup by id is refused alike, the requestor's own task included.
       for (const taskId of [own, bobs, crypto.randomUUID()]) {
         await expect(raw(alice).request('tasks/get', { taskId })).rejects.toMatchObject({
-          code: ErrorCode.ServerBusy,
+          code: ErrorCode.RateLimited,
           message: expect.stringMatching(
-            /^Too many requests for unknown tasks; .* refused for \d+ s$/,
+            /^Rate limit exceeded: too many requests for unknown tasks; retry in \d+ s$/,
           ),
-          data: { retryAfterMs: expect.any(Number) },
+          data: { retryAfterMs: expect.any(Number), limit: 'unknownTasks' },
         });
       }
       expect(reports).toHaveLength(1);
@@ -94,7 +94,7 @@ describe('issue 9: lookups of unknown task ids', () => {
           raw(c).request('tasks/get', { taskId: crypto.randomUUID() }),
         ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
       await expect(raw(c).request('tasks/get', { taskId: own })).rejects.toMatchObject({
-        code: ErrorCode.ServerBusy,
+        code: ErrorCode.RateLimited,
       });
       await sleep(350);
       expect(await raw(c).request('tasks/get', { taskId: own })).toMatchObject({ taskId: own });

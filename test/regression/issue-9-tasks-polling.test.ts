@@ -3,7 +3,8 @@
  * task by one requestor get a token bucket of one poll per `pollIntervalMs` with a burst of
  * `pollBurst`. A poll beyond it is answered once its turn comes (at most one interval later), so
  * a poller looping without pause is slowed to the interval and never fails; polls sent side by
- * side beyond that are refused with -32000 and `data.retryAfterMs`. toolwire's own client, which
+ * side beyond that are refused with `data.retryAfterMs` (since issue 19 the server's rate-limit
+ * error, -31429, `data.limit` `taskPoll`). toolwire's own client, which
  * follows `pollInterval`, never waits and is never refused.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ async function createTask(c: { client: unknown }, name: string): Promise<string>
 }
 
 describe('issue 9: polling a task faster than its pollInterval', () => {
-  it('tasks/get sent side by side beyond the burst: one waits its turn, the rest get -32000 with retryAfterMs', async () => {
+  it('tasks/get sent side by side beyond the burst: one waits its turn, the rest get -31429 with retryAfterMs', async () => {
     const server = pollServer({ pollIntervalMs: 300, pollBurst: 3 });
     try {
       const c = await connect(server);
@@ -52,11 +53,11 @@ describe('issue 9: polling a task faster than its pollInterval', () => {
       expect(refused).toHaveLength(6);
       for (const error of refused) {
         expect(error).toMatchObject({
-          code: ErrorCode.ServerBusy,
+          code: ErrorCode.RateLimited,
           message: expect.stringMatching(
-            /polled faster than its pollInterval \(300 ms\); retry in/,
+            /polled faster than its pollInterval \(300 ms\); retry in 1 s$/,
           ),
-          data: { retryAfterMs: expect.any(Number) },
+          data: { retryAfterMs: expect.any(Number), limit: 'taskPoll' },
         });
         expect((error as { data: { retryAfterMs: number } }).data.retryAfterMs).toBeGreaterThan(0);
       }
@@ -75,7 +76,8 @@ describe('issue 9: polling a task faster than its pollInterval', () => {
       );
       expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
       for (const r of settled)
-        if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: ErrorCode.ServerBusy });
+        if (r.status === 'rejected')
+          expect(r.reason).toMatchObject({ code: ErrorCode.RateLimited });
     } finally {
       await server.close();
     }

@@ -134,8 +134,11 @@ export class StdioServerTransport implements Transport {
     if (this.closed) return Promise.reject(new LocalError('closed', 'stdio transport is closed'));
     if (this.waitingForDrain) {
       // stdout is full: the message waits in the outbox (bounded), not in the stream's buffer.
-      if (!this.outbox.hold(message)) return SENT; // a log message dropped under congestion
-      return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+      // Held is accepted (or, for a log message beyond the bound, dropped): settled at once. A
+      // promise per held message, settled at the drain, kept memory growing with every message
+      // sent to a reader that stalls, though the outbox coalesces them (issue 19).
+      this.outbox.hold(message);
+      return SENT;
     }
     if (Array.isArray(message) || !('method' in message)) {
       this.joined += encodeLine(message);
@@ -152,6 +155,8 @@ export class StdioServerTransport implements Transport {
     const text = this.joined === '' ? encodeLine(message) : this.joined + encodeLine(message);
     this.joined = '';
     if (this.write(text)) return SENT;
+    // The one message that found stdout full settles at the drain: one per congestion, since
+    // everything after it is held in the outbox until then.
     this.congested();
     return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
