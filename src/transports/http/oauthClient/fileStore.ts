@@ -59,6 +59,7 @@ function isTokens(value: unknown): value is StoredTokens {
     typeof value['accessToken'] === 'string' &&
     typeof value['tokenType'] === 'string' &&
     optional(value['expiresAt'], 'number') &&
+    optional(value['expiresIn'], 'number') &&
     optional(value['refreshToken'], 'string') &&
     optional(value['scope'], 'string')
   );

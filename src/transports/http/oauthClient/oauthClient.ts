@@ -27,6 +27,7 @@ import {
 } from './registration.js';
 import { selectScope } from './scopeSelection.js';
 import { probeServer } from './probe.js';
+import { DEFAULT_REFRESH_SKEW_MS, refreshDue } from './refreshWindow.js';
 import { requestTokens } from './tokenEndpoint.js';
 import type {
   OAuthStore,
@@ -77,7 +78,11 @@ export interface OAuthClientOptions {
   maxStepUps?: number;
   /** How long the user has to authorize. Default 300 000 ms. */
   authorizationTimeoutMs?: number;
-  /** Refresh this long before the access token expires. Default 60 000 ms. */
+  /**
+   * Refresh this long before the access token expires. Default 60 000 ms; at most a third of the
+   * lifetime the token was issued with (`expires_in`), so that a short-lived token is not
+   * refreshed on every request.
+   */
   refreshSkewMs?: number;
 }
 
@@ -147,8 +152,7 @@ export class OAuthClient implements HttpAuthorization {
     const held = await this.held(resource);
     if (!held) return undefined;
     let tokens = held.tokens;
-    const skew = this.options.refreshSkewMs ?? 60_000;
-    if (tokens.expiresAt !== undefined && tokens.expiresAt - skew <= Date.now()) {
+    if (refreshDue(tokens, this.refreshSkewMs)) {
       const refreshed = tokens.refreshToken
         ? await this.single(resource, () => this.refresh(held.key, tokens, signal))
         : undefined;
@@ -156,6 +160,10 @@ export class OAuthClient implements HttpAuthorization {
       tokens = refreshed;
     }
     return `Bearer ${tokens.accessToken}`;
+  }
+
+  private get refreshSkewMs(): number {
+    return this.options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
   }
 
   /** Whether it can send the user to authorize (it has a way to open a URL and a receiver). */

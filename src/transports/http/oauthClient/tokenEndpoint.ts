@@ -82,7 +82,7 @@ export async function requestTokens(
     accessToken: json['access_token'],
     tokenType: 'Bearer',
     ...(typeof expiresIn === 'number' && expiresIn > 0
-      ? { expiresAt: Date.now() + expiresIn * 1000 }
+      ? { expiresAt: Date.now() + expiresIn * 1000, expiresIn }
       : {}),
     ...(typeof refresh === 'string' ? { refreshToken: refresh } : {}),
     ...(typeof scope === 'string'

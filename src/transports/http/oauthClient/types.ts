@@ -13,6 +13,11 @@ export interface StoredTokens {
   readonly tokenType: string;
   /** When the access token expires, in milliseconds since the epoch; undefined when not said. */
   readonly expiresAt?: number;
+  /**
+   * The access token's lifetime in seconds, as issued (`expires_in`): a token living less than
+   * the refresh window is refreshed when a third of it is left, not on every request.
+   */
+  readonly expiresIn?: number;
   /** Present only when the authorization server issued one (never assumed). */
   readonly refreshToken?: string;
   /** The scopes granted, space-separated, as the token response said (else as requested). */
