@@ -20,6 +20,7 @@ import { MemoryOAuthStore } from './memoryStore.js';
 import { defaultResolver, type HostResolver, type NetworkPolicy } from './networkPolicy.js';
 import { OAuthError } from './oauthError.js';
 import { OAuthHttp } from './oauthHttp.js';
+import { nodePinnedFetch } from './pinnedFetch.js';
 import {
   obtainClient,
   type PreRegisteredClient,
@@ -43,7 +44,12 @@ import { bearerChallenge } from './wwwAuthenticate.js';
 export interface OAuthClientOptions {
   /** Where tokens and registrations are kept. Default: memory. */
   store?: OAuthStore;
-  /** The fetch for metadata, registration and token requests. Default: the global one. */
+  /**
+   * The fetch for metadata, registration and token requests. Default: under Node, its http and
+   * https connecting to the addresses the network check resolved (no second DNS lookup); else
+   * the global fetch. A fetch of your own resolves host names itself: pin its connections to
+   * the addresses `resolveHost` answers if DNS rebinding matters to you.
+   */
   fetch?: typeof fetch;
   /** The client's name for registration and consent screens. Default `toolwire`. */
   clientName?: string;
@@ -72,7 +78,10 @@ export interface OAuthClientOptions {
   allowLoopbackHttp?: boolean;
   /** Allow fetching private, loopback and link-local addresses. Default false. */
   allowPrivateNetwork?: boolean;
-  /** Resolves host names for the address check. Default: the runtime's (Node's dns.lookup). */
+  /**
+   * Resolves host names for the address check; the default fetch then connects to the addresses
+   * it answered. Default: the runtime's (Node's dns.lookup).
+   */
   resolveHost?: HostResolver;
   /** Step-up authorizations for one request before it fails. Default 2. */
   maxStepUps?: number;
@@ -131,7 +140,9 @@ export class OAuthClient implements HttpAuthorization {
         allowPrivateNetwork: options.allowPrivateNetwork ?? false,
         resolveHost: options.resolveHost ?? (await defaultResolver()),
       };
-      return new OAuthHttp(fetcher, policy);
+      // An application's own fetch connects where it likes: only the default one is pinned.
+      const pinned = options.fetch ? undefined : await nodePinnedFetch();
+      return new OAuthHttp({ fetch: fetcher, pinned }, policy);
     })();
     this.registration = {
       preRegistered: options.preRegistered,
