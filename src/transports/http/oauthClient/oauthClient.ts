@@ -326,21 +326,39 @@ export class OAuthClient implements HttpAuthorization {
 
   /**
    * Refreshes tokens; undefined (and the tokens forgotten) when the server will not (the refresh
-   * token expired or was revoked): the next 401 then starts an authorization.
+   * token expired or was revoked): the next 401 then starts an authorization. Runs under the
+   * store's exclusive lock when it has one, and reads the tokens again first: tokens another
+   * process (or request) refreshed meanwhile are used as they are, since a refresh token is
+   * used once (a server that rotates them revokes the grant when one comes back).
    */
   private async refresh(
     key: TokenKey,
     tokens: StoredTokens,
     signal: AbortSignal | undefined,
   ): Promise<StoredTokens | undefined> {
-    const refreshToken = tokens.refreshToken;
-    if (refreshToken === undefined) return undefined;
+    if (tokens.refreshToken === undefined) return undefined;
+    const run = () => this.refreshHeld(key, tokens, signal);
+    return this.store.exclusive ? this.store.exclusive(run, { signal }) : run();
+  }
+
+  /** {@link refresh}, once the lock is held. */
+  private async refreshHeld(
+    key: TokenKey,
+    tokens: StoredTokens,
+    signal: AbortSignal | undefined,
+  ): Promise<StoredTokens | undefined> {
     const current = await this.store.getTokens(key);
-    // Refreshed meanwhile by a request that met the same expiry: a refresh token is used once.
-    if (current && current.accessToken !== tokens.accessToken) {
+    if (!current) {
+      // Forgotten meanwhile (a logout, a failed refresh elsewhere): not brought back.
+      this.known.set(key.resource, null);
+      return undefined;
+    }
+    if (current.accessToken !== tokens.accessToken && !refreshDue(current, this.refreshSkewMs)) {
       this.known.set(key.resource, { key, tokens: current });
       return current;
     }
+    const refreshToken = current.refreshToken;
+    if (refreshToken === undefined) return undefined;
     const http = await this.http;
     try {
       const server =
@@ -351,15 +369,17 @@ export class OAuthClient implements HttpAuthorization {
       if (!client) throw new OAuthError('login_required', `No registration with ${key.issuer}`);
       const fresh = await requestTokens(
         http,
-        { server, client, resource: tokens.resource ?? key.resource },
+        { server, client, resource: current.resource ?? key.resource },
         { grant: { grant_type: 'refresh_token', refresh_token: refreshToken }, signal },
       );
       // The server may keep the refresh token (RFC 6749 §6): the old one then stays in use.
       const kept: StoredTokens = {
         ...fresh,
         ...(fresh.refreshToken === undefined ? { refreshToken } : {}),
-        ...(fresh.scope === undefined && tokens.scope !== undefined ? { scope: tokens.scope } : {}),
-        ...(tokens.resource !== undefined ? { resource: tokens.resource } : {}),
+        ...(fresh.scope === undefined && current.scope !== undefined
+          ? { scope: current.scope }
+          : {}),
+        ...(current.resource !== undefined ? { resource: current.resource } : {}),
       };
       await this.keep(key, kept);
       return kept;
