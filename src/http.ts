@@ -95,8 +95,10 @@ export type { FollowRedirects, RedirectOptions } from './transports/http/redirec
 export { OAuthClient, resourceKeyOf } from './transports/http/oauthClient/oauthClient.js';
 export type {
   AuthorizationResult,
+  ForgottenTokens,
   OAuthClientOptions,
 } from './transports/http/oauthClient/oauthClient.js';
+export type { Revocation } from './transports/http/oauthClient/revocation.js';
 export { OAuthError } from './transports/http/oauthClient/oauthError.js';
 export type { OAuthFailure } from './transports/http/oauthClient/oauthError.js';
 export { MemoryOAuthStore } from './transports/http/oauthClient/memoryStore.js';

@@ -87,7 +87,19 @@ describe('logout', () => {
     expect(parseCommand(['logout', 'http://mcp.example/mcp'])).toEqual({
       kind: 'logout',
       url: 'http://mcp.example/mcp',
+      revoke: true,
+      allowLoopbackHttp: false,
+      clientSecretEnv: undefined,
       jsonOutput: false,
+    });
+    expect(
+      parseCommand([
+        ...['logout', 'https://m.example/', '--allow-loopback-http'],
+        ...['--client-secret-env', 'MY_SECRET'],
+      ]),
+    ).toMatchObject({ revoke: true, allowLoopbackHttp: true, clientSecretEnv: 'MY_SECRET' });
+    expect(parseCommand(['logout', 'https://m.example/', '--no-revoke'])).toMatchObject({
+      revoke: false,
     });
     expect(parseCommand(['logout', '--json-output', 'https://m.example/'])).toMatchObject({
       jsonOutput: true,
@@ -99,6 +111,11 @@ describe('logout', () => {
     [['logout', 'ftp://x/'], /not an http\(s\) URL/],
     [['logout', 'https://m.example', '--scope', 's'], /logout: unknown option --scope/],
     [['logout', '--', 'node', 's.js'], /logout: takes a server URL, not a command/],
+    [['logout', 'https://m.example', '--client-secret-env', 'a-b'], /takes the NAME/],
+    [
+      ['logout', 'https://m.example', '--no-revoke', '--allow-loopback-http'],
+      /--no-revoke sends nothing/,
+    ],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);

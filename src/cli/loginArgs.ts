@@ -40,6 +40,12 @@ export interface LoginCommand {
 export interface LogoutCommand {
   kind: 'logout';
   url: string;
+  /** False with `--no-revoke`: the tokens are only forgotten, nothing is sent. */
+  revoke: boolean;
+  /** `--allow-loopback-http`: revocation endpoints over http on loopback (development). */
+  allowLoopbackHttp: boolean;
+  /** `--client-secret-env`: the secret of a pre-registered client, to authenticate revocations. */
+  clientSecretEnv: string | undefined;
   jsonOutput: boolean;
 }
 
@@ -58,6 +64,9 @@ export const LOGIN_OPTIONS = {
 
 /** The options of `logout`. */
 export const LOGOUT_OPTIONS = {
+  'no-revoke': { type: 'boolean' },
+  'allow-loopback-http': { type: 'boolean' },
+  'client-secret-env': { type: 'string' },
   'json-output': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -68,7 +77,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The one URL of `login` or `logout`: for `login`, an https URL, or http on a loopback host (a
- * token must not cross the network in clear); `logout` only forgets, and takes any http(s) URL.
+ * token must not cross the network in clear); `logout` sends nothing to the server itself (only
+ * to its authorization server, as that server's metadata allows), and takes any http(s) URL.
  */
 function serverUrl(command: 'login' | 'logout', positionals: string[]): string {
   const [url, extra] = positionals;
@@ -164,9 +174,22 @@ export function parseLogin(own: string[]): LoginCommand {
 /** Parses the arguments of `toolwire logout`. */
 export function parseLogout(own: string[]): LogoutCommand {
   const { values, positionals } = parseOwn(own, LOGOUT_OPTIONS, 'logout');
+  const secretEnv = values['client-secret-env'];
+  if (secretEnv !== undefined && !ENV_NAME.test(secretEnv))
+    throw new UsageError(
+      `logout: --client-secret-env takes the NAME of an environment variable holding the secret (got ${JSON.stringify(secretEnv)})`,
+    );
+  const revoke = values['no-revoke'] !== true;
+  if (!revoke && (secretEnv !== undefined || values['allow-loopback-http'] === true))
+    throw new UsageError(
+      'logout: --no-revoke sends nothing: --client-secret-env and --allow-loopback-http do not apply',
+    );
   return {
     kind: 'logout',
     url: serverUrl('logout', positionals),
+    revoke,
+    allowLoopbackHttp: values['allow-loopback-http'] === true,
+    clientSecretEnv: secretEnv,
     jsonOutput: values['json-output'] === true,
   };
 }

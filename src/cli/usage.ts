@@ -226,12 +226,20 @@ approvals.json beside the credentials file, readable by you only.`,
     ],
   },
   logout: {
-    usage: ['toolwire logout <url>'],
+    usage: [
+      'toolwire logout <url> [--allow-loopback-http] [--client-secret-env <VAR>] [--no-revoke]',
+    ],
     about: `Forget the tokens stored for the MCP server at the URL (from every authorization server that
-issued them) and which authorization server it used, and say what was removed. The client
-registrations stay: they belong to the authorization server, for its other servers.`,
+issued them) and which authorization server it used, then revoke them at the authorization
+server when it offers revocation (RFC 7009: the refresh token, then the access token), and say
+what was done. A revocation that fails is reported on stderr; the tokens are forgotten all the
+same (exit 0). The client registrations stay: they belong to the authorization server, for its
+other servers.`,
     options: [
-      ['--json-output', 'Print JSON on stdout: what was removed, or {"error": {...}}'],
+      ['--no-revoke', 'Only forget the tokens here; send nothing'],
+      ['--allow-loopback-http', 'Allow an http:// authorization server on loopback (development)'],
+      ['--client-secret-env <VAR>', 'The secret of the --client-id you logged in with, to revoke'],
+      ['--json-output', 'Print JSON on stdout: what was removed and revoked, or {"error": {...}}'],
       ['-h, --help', 'Show this help'],
     ],
   },
@@ -262,7 +270,7 @@ ${columns(
     ['toolwire call <tool> [options] <url>', 'Call one tool'],
     ['toolwire call <tool> [options] -- <command>', '... of a stdio server the command starts'],
     ['toolwire login <url> [options]', 'Sign in to a server (OAuth); list and call use it'],
-    ['toolwire logout <url>', 'Forget the tokens stored for a server'],
+    ['toolwire logout <url>', 'Forget (and revoke) the tokens stored for a server'],
     ['toolwire approvals list|revoke', 'The tools you allowed always, per server'],
     ['toolwire console <url>... [-- <cmd>]', 'A web console for servers, on 127.0.0.1'],
     ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],

@@ -162,7 +162,7 @@ describe('OAuth client with oidc-provider and a protected toolwire server', () =
     expect(error).toMatchObject({ code: 'authorization', reason: 'login_required' });
   });
 
-  it('authorize() logs in ahead of time; forget() drops the tokens', async () => {
+  it('authorize() logs in ahead of time; forget() drops the tokens and revokes them', async () => {
     const store = new MemoryOAuthStore();
     const { client: oauth, receiver } = oauthClient({ store });
     try {
@@ -173,8 +173,23 @@ describe('OAuth client with oidc-provider and a protected toolwire server', () =
         hasRefreshToken: true,
         registration: 'dynamic',
       });
-      expect(await oauth.forget(resource)).toEqual([{ issuer: auth.issuer, resource }]);
+      const held = await store.getTokens({ issuer: auth.issuer, resource });
+      expect(await oauth.forget(resource)).toEqual([
+        { issuer: auth.issuer, resource, revocation: { issuer: auth.issuer, status: 'revoked' } },
+      ]);
       expect(await store.getTokens({ issuer: auth.issuer, resource })).toBeUndefined();
+      // Issue 19: the refresh token is refused from now on (the grant is revoked).
+      const refresh = await fetch(`${auth.issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: held?.refreshToken ?? '',
+          client_id: (await store.getClient(auth.issuer))?.clientId ?? '',
+        }),
+      });
+      expect(refresh.status).toBe(400);
+      expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
     } finally {
       await receiver.close();
     }

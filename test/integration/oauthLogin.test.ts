@@ -176,10 +176,13 @@ describe('toolwire login, list, call, logout against a protected server', () => 
     expect(after?.expiresAt).toBeGreaterThan(Date.now() + 60_000);
   }, 30_000);
 
-  it('logout forgets the tokens: list then asks for a login again', async () => {
-    const out = await startToolwire(['logout', url], { XDG_CONFIG_HOME: home }).exited;
+  it('logout forgets and revokes the tokens: list then asks for a login again', async () => {
+    const out = await startToolwire(['logout', url, '--allow-loopback-http'], {
+      XDG_CONFIG_HOME: home,
+    }).exited;
     expect(out.code).toBe(0);
     expect(out.stdout).toContain(`Logged out of ${url}`);
+    expect(out.stdout).toContain(`Revoked them at ${auth.issuer}.`);
     const run = await list();
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(`run toolwire login ${url}`);

@@ -51,8 +51,11 @@ describe('toolwire logout', () => {
   it('--help, -h and help logout agree, exit 0', () => {
     const help = toolwire('logout', '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: toolwire logout <url>\n/);
+    expect(help.stdout).toMatch(/^Usage: toolwire logout <url> /);
     expect(help.stdout).toContain('  --json-output');
+    // Issue 19: logout revokes the tokens at the authorization server, unless --no-revoke.
+    for (const option of ['--no-revoke', '--allow-loopback-http', '--client-secret-env <VAR>'])
+      expect(help.stdout).toContain(`  ${option}`);
     expect(help.stdout).toContain(
       '3    the authorization failed, or the server or the credentials',
     );
@@ -63,7 +66,9 @@ describe('toolwire logout', () => {
 
   it('removes the tokens of the server from every issuer, whatever the spelling of its URL', async () => {
     const store = await seed();
-    const r = run('logout', 'https://MCP.example:443/mcp/');
+    // --no-revoke: these authorization servers do not exist (issue 19's revocation is tested
+    // against a real one in issue-19-logout-revocation.test.ts).
+    const r = run('logout', 'https://MCP.example:443/mcp/', '--no-revoke');
     expect(r).toEqual({
       code: 0,
       stdout: `Logged out of ${MCP}: removed the tokens issued by ${A}, ${B}.\n`,
@@ -86,11 +91,11 @@ describe('toolwire logout', () => {
 
   it('--json-output prints what was removed', async () => {
     await seed();
-    const r = run('logout', OTHER, '--json-output');
+    const r = run('logout', OTHER, '--json-output', '--no-revoke');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       url: OTHER,
-      loggedOut: [{ resource: OTHER, issuers: [A] }],
+      loggedOut: [{ resource: OTHER, issuers: [A], revocations: [] }],
       file,
     });
   });

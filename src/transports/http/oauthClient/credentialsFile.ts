@@ -12,6 +12,7 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 /** Why the credentials file cannot be used. */
 export type CredentialsFileProblem =
   | 'corrupt'
+  | 'locked'
   | 'newer-version'
   | 'too-large'
   | 'insecure-permissions'
@@ -151,6 +152,22 @@ export async function readCredentialsText(path: string): Promise<string | undefi
 /** Makes the directory private (0700) when creating it. */
 async function ensureDirectory(path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Creates the file's directory (0700) if needed, and refuses one others may write in (for the
+ * lock file beside the credentials file).
+ */
+export async function prepareCredentialsDirectory(path: string): Promise<void> {
+  try {
+    await ensureDirectory(path);
+  } catch (error) {
+    throw new CredentialsFileError(path, 'unwritable', {
+      message: `cannot create the directory of ${path}: ${reason(error)}`,
+      cause: error,
+    });
+  }
+  await checkDirectory(path);
 }
 
 /** Flushes the directory entry of the rename (not possible everywhere, e.g. on Windows). */

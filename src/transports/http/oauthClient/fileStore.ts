@@ -1,10 +1,11 @@
 /**
  * @module {@link FileOAuthStore}: the OAuth client's credentials in one JSON file (the command
  * line's store), private to the user (0600 in a 0700 directory), replaced atomically on every
- * change. Each operation reads the file afresh, so several processes share it: a change is a
- * read, a modification and an atomic replace, and when two processes change it at the same
- * moment the last writer wins (the file is never torn; the other change is lost, and that
- * process's next login writes it again).
+ * change. Each operation reads the file afresh, so several processes share it: a change is made
+ * under the file's lock (credentialsLock.ts): the file is read again, the one entry changed, and
+ * the whole replaced atomically, so two processes changing it at once (logging in to different
+ * servers, refreshing) each keep their change. The OAuth client refreshes under the same lock
+ * ({@link FileOAuthStore.exclusive}), so several processes use a refresh token once.
  */
 import type { OAuthStore, StoredClient, StoredTokens, TokenKey } from './types.js';
 import {
@@ -13,6 +14,7 @@ import {
   readCredentialsText,
   writeCredentialsText,
 } from './credentialsFile.js';
+import { withCredentialsLock } from './credentialsLock.js';
 
 /** The file format's version; a file with a higher one is refused, never overwritten. */
 const VERSION = 1;
@@ -36,6 +38,12 @@ export interface StoredTokensEntry extends TokenKey {
 export interface FileOAuthStoreOptions {
   /** The file (default: {@link defaultCredentialsPath}). */
   path?: string;
+  /**
+   * The lock beside the file (`<path>.lock`): how long a change or a refresh waits for it
+   * (default 60 000 ms, then `CredentialsFileError` `locked`), and after how long without
+   * renewal a holder's lock is taken over (default 20 000 ms; a holder renews it every 5 s).
+   */
+  lock?: { waitMs?: number; staleMs?: number };
 }
 
 /** What {@link FileOAuthStore.forgetResource} removed. */
@@ -59,6 +67,7 @@ function isTokens(value: unknown): value is StoredTokens {
     typeof value['accessToken'] === 'string' &&
     typeof value['tokenType'] === 'string' &&
     optional(value['expiresAt'], 'number') &&
+    optional(value['expiresIn'], 'number') &&
     optional(value['refreshToken'], 'string') &&
     optional(value['scope'], 'string')
   );
@@ -151,11 +160,19 @@ function serialize(credentials: Credentials): string {
 export class FileOAuthStore implements OAuthStore {
   /** The credentials file. */
   readonly path: string;
-  /** This process's changes, one at a time (a change is a read and a write of the file). */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly lock: { waitMs?: number; staleMs?: number };
 
   constructor(options: FileOAuthStoreOptions = {}) {
     this.path = options.path ?? defaultCredentialsPath();
+    this.lock = { ...options.lock };
+  }
+
+  /**
+   * Runs `task` holding the file's lock: no other process (nor another task of this one) changes
+   * the file or runs an exclusive task meanwhile; the changes `task` makes itself run at once.
+   */
+  exclusive<T>(task: () => Promise<T>, options: { signal?: AbortSignal | undefined } = {}) {
+    return withCredentialsLock(this.path, task, { ...this.lock, signal: options.signal });
   }
 
   private async read(): Promise<Credentials> {
@@ -171,16 +188,22 @@ export class FileOAuthStore implements OAuthStore {
     });
   }
 
-  /** Runs one change after this process's earlier ones; writes only when `change` says so. */
-  private change<T>(change: (credentials: Credentials) => { result: T; write: boolean }) {
-    const run = this.queue.then(async () => {
+  /**
+   * Applies `change` to the file: to a fresh read under the lock, written back when `change`
+   * says so. A change that would write nothing (forgetting what is not there) takes no lock and
+   * creates nothing.
+   */
+  private async change<T>(
+    change: (credentials: Credentials) => { result: T; write: boolean },
+  ): Promise<T> {
+    const unlocked = change(await this.read());
+    if (!unlocked.write) return unlocked.result;
+    return this.exclusive(async () => {
       const credentials = await this.read();
       const { result, write } = change(credentials);
       if (write) await writeCredentialsText(this.path, serialize(credentials));
       return result;
     });
-    this.queue = run.catch(() => {});
-    return run;
   }
 
   async getTokens(key: TokenKey): Promise<StoredTokens | undefined> {

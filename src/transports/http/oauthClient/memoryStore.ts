@@ -13,6 +13,14 @@ export class MemoryOAuthStore implements OAuthStore {
   private readonly tokens = new Map<string, StoredTokens>();
   private readonly clients = new Map<string, StoredClient>();
   private readonly issuers = new Map<string, string>();
+  /** The exclusive tasks, one at a time (OAuth clients sharing this store refresh in turn). */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  async exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(task);
+    this.turn = run.catch(() => {});
+    return run;
+  }
 
   async getTokens(key: TokenKey): Promise<StoredTokens | undefined> {
     return this.tokens.get(keyOf(key));

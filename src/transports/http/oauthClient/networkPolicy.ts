@@ -4,7 +4,9 @@
  * (and at every redirect hop): `https` only, `http` only on a loopback host when the application
  * opts in for development; no credentials in the URL; and no address on this machine, the local
  * network or a link-local range (the cloud metadata service) unless allowed, host names resolved
- * first (SSRF, RELIABILITY.md).
+ * first (SSRF, RELIABILITY.md). The addresses checked are the ones connected to (see
+ * pinnedFetch.ts): a host name is not resolved a second time by the connection, which could
+ * answer differently (DNS rebinding).
  */
 import { isLoopbackHost } from '../loopback.js';
 import { addressKind, type AddressKind } from './ipAddress.js';
@@ -47,36 +49,64 @@ function allowed(kind: AddressKind, policy: NetworkPolicy): boolean {
   return policy.allowPrivateNetwork;
 }
 
+/** An address a host name was resolved to and checked at. */
+export interface CheckedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
 /**
  * Throws unless `url` may be fetched for `role`: its scheme (see {@link checkScheme}) and every
- * address its host stands for.
+ * address its host stands for. Resolves with the addresses checked when the host is a name that
+ * was resolved (the connection must go to one of them), undefined when it is an address literal
+ * or there is no resolver.
  */
 export async function checkDestination(
   url: URL,
   policy: NetworkPolicy,
   role: string,
-): Promise<void> {
+): Promise<readonly CheckedAddress[] | undefined> {
   checkScheme(url, policy, role);
   const host = url.hostname;
   const literal = addressKind(host);
-  const addresses: Array<[string, AddressKind]> = [];
-  if (literal) addresses.push([host, literal]);
-  else if (host === 'localhost' || host.endsWith('.localhost')) addresses.push([host, 'loopback']);
-  else if (policy.resolveHost) {
-    let resolved: readonly string[];
-    try {
-      resolved = await policy.resolveHost(host);
-    } catch (error) {
-      throw new OAuthError(
-        'forbidden_address',
-        `${role} ${redact(url)}: ${host} does not resolve`,
-        {
-          cause: error,
-        },
-      );
-    }
-    for (const address of resolved) addresses.push([address, addressKind(address) ?? 'reserved']);
+  if (literal) {
+    refuse([[host, literal]], policy, { url, role });
+    return undefined;
   }
+  const localhost = host === 'localhost' || host.endsWith('.localhost');
+  if (!policy.resolveHost) {
+    if (localhost) refuse([[host, 'loopback']], policy, { url, role });
+    return undefined;
+  }
+  let resolved: readonly string[];
+  try {
+    resolved = await policy.resolveHost(host);
+  } catch (error) {
+    throw new OAuthError('forbidden_address', `${role} ${redact(url)}: ${host} does not resolve`, {
+      cause: error,
+    });
+  }
+  const kinds = resolved.map((address): [string, AddressKind] => [
+    address,
+    addressKind(address) ?? 'reserved',
+  ]);
+  // "localhost" is this machine (RFC 6761), whatever a resolver says: only its loopback addresses.
+  const usable = localhost ? kinds.filter(([, kind]) => kind === 'loopback') : kinds;
+  if (usable.length === 0)
+    throw new OAuthError(
+      'forbidden_address',
+      `${role} ${redact(url)}: ${host} resolves to no ${localhost ? 'loopback ' : ''}address`,
+    );
+  refuse(usable, policy, { url, role });
+  return usable.map(([address]) => ({ address, family: address.includes(':') ? 6 : 4 }));
+}
+
+/** Throws for the first address the policy does not allow. */
+function refuse(
+  addresses: ReadonlyArray<readonly [string, AddressKind]>,
+  policy: NetworkPolicy,
+  { url, role }: { url: URL; role: string },
+): void {
   for (const [address, kind] of addresses)
     if (!allowed(kind, policy))
       throw new OAuthError(

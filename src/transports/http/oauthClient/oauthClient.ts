@@ -17,80 +17,21 @@ import {
 import { obtainCode } from './authorizationRequest.js';
 import type { ChallengeContext, HttpAuthorization } from './httpAuthorization.js';
 import { MemoryOAuthStore } from './memoryStore.js';
-import { defaultResolver, type HostResolver, type NetworkPolicy } from './networkPolicy.js';
+import { defaultResolver, type NetworkPolicy } from './networkPolicy.js';
 import { OAuthError } from './oauthError.js';
 import { OAuthHttp } from './oauthHttp.js';
-import {
-  obtainClient,
-  type PreRegisteredClient,
-  type RegistrationOptions,
-} from './registration.js';
+import { nodePinnedFetch } from './pinnedFetch.js';
+import { obtainClient, type RegistrationOptions } from './registration.js';
 import { selectScope } from './scopeSelection.js';
 import { probeServer } from './probe.js';
+import { DEFAULT_REFRESH_SKEW_MS, refreshDue } from './refreshWindow.js';
+import { revokeHeld, type Revocation } from './revocation.js';
 import { requestTokens } from './tokenEndpoint.js';
-import type {
-  OAuthStore,
-  OpenAuthorizationUrl,
-  RedirectReceiver,
-  StoredClient,
-  StoredTokens,
-  TokenKey,
-} from './types.js';
+import type { OAuthStore, StoredClient, StoredTokens, TokenKey } from './types.js';
 import { bearerChallenge } from './wwwAuthenticate.js';
+import type { AuthorizationResult, ForgottenTokens, OAuthClientOptions } from './clientOptions.js';
 
-/** Options of {@link OAuthClient}. */
-export interface OAuthClientOptions {
-  /** Where tokens and registrations are kept. Default: memory. */
-  store?: OAuthStore;
-  /** The fetch for metadata, registration and token requests. Default: the global one. */
-  fetch?: typeof fetch;
-  /** The client's name for registration and consent screens. Default `toolwire`. */
-  clientName?: string;
-  clientUri?: string;
-  softwareId?: string;
-  softwareVersion?: string;
-  /** Credentials registered with the authorization server beforehand (tried first). */
-  preRegistered?: PreRegisteredClient;
-  /** The https URL of this client's Client ID Metadata Document (used when the server supports them). */
-  clientMetadataUrl?: string;
-  /** Dynamic Client Registration when nothing else applies. Default true. */
-  dynamicRegistration?: boolean;
-  /** The scopes to ask for, instead of the challenge's or the resource's. */
-  scopes?: readonly string[];
-  /** Ask for `offline_access` (a refresh token) when the authorization server lists it. Default true. */
-  offlineAccess?: boolean;
-  /**
-   * Sends the user to the authorization URL. Without it (and a redirect receiver) the client
-   * never starts an authorization: it uses and refreshes the tokens in the store, and a 401 it
-   * cannot answer fails with reason `login_required`.
-   */
-  openAuthorizationUrl?: OpenAuthorizationUrl;
-  /** Receives the redirect back (with `openAuthorizationUrl`). */
-  redirectReceiver?: RedirectReceiver;
-  /** Allow `http:` endpoints and addresses on loopback hosts (development). Default false. */
-  allowLoopbackHttp?: boolean;
-  /** Allow fetching private, loopback and link-local addresses. Default false. */
-  allowPrivateNetwork?: boolean;
-  /** Resolves host names for the address check. Default: the runtime's (Node's dns.lookup). */
-  resolveHost?: HostResolver;
-  /** Step-up authorizations for one request before it fails. Default 2. */
-  maxStepUps?: number;
-  /** How long the user has to authorize. Default 300 000 ms. */
-  authorizationTimeoutMs?: number;
-  /** Refresh this long before the access token expires. Default 60 000 ms. */
-  refreshSkewMs?: number;
-}
-
-/** What an authorization obtained. */
-export interface AuthorizationResult {
-  readonly issuer: string;
-  /** The MCP server the tokens are kept for. */
-  readonly resource: string;
-  readonly scope: string | undefined;
-  readonly expiresAt: number | undefined;
-  readonly hasRefreshToken: boolean;
-  readonly registration: StoredClient['registration'];
-}
+export type { AuthorizationResult, ForgottenTokens, OAuthClientOptions } from './clientOptions.js';
 
 /** Tokens held for an MCP server, with the key they are kept under. */
 interface Held {
@@ -126,7 +67,9 @@ export class OAuthClient implements HttpAuthorization {
         allowPrivateNetwork: options.allowPrivateNetwork ?? false,
         resolveHost: options.resolveHost ?? (await defaultResolver()),
       };
-      return new OAuthHttp(fetcher, policy);
+      // An application's own fetch connects where it likes: only the default one is pinned.
+      const pinned = options.fetch ? undefined : await nodePinnedFetch();
+      return new OAuthHttp({ fetch: fetcher, pinned }, policy);
     })();
     this.registration = {
       preRegistered: options.preRegistered,
@@ -147,8 +90,7 @@ export class OAuthClient implements HttpAuthorization {
     const held = await this.held(resource);
     if (!held) return undefined;
     let tokens = held.tokens;
-    const skew = this.options.refreshSkewMs ?? 60_000;
-    if (tokens.expiresAt !== undefined && tokens.expiresAt - skew <= Date.now()) {
+    if (refreshDue(tokens, this.refreshSkewMs)) {
       const refreshed = tokens.refreshToken
         ? await this.single(resource, () => this.refresh(held.key, tokens, signal))
         : undefined;
@@ -156,6 +98,10 @@ export class OAuthClient implements HttpAuthorization {
       tokens = refreshed;
     }
     return `Bearer ${tokens.accessToken}`;
+  }
+
+  private get refreshSkewMs(): number {
+    return this.options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
   }
 
   /** Whether it can send the user to authorize (it has a way to open a URL and a receiver). */
@@ -255,15 +201,62 @@ export class OAuthClient implements HttpAuthorization {
     );
   }
 
-  /** Forgets the tokens held for the MCP server at `serverUrl`; returns what was removed. */
-  async forget(serverUrl: URL | string): Promise<TokenKey[]> {
+  /**
+   * Logs out of the MCP server at `serverUrl`: forgets the tokens held for it, then revokes them
+   * at the authorization server that issued them (see {@link revoke}; not with `revoke: false`).
+   * Resolves with what was removed and how its revocation went; a revocation that fails does not
+   * bring the tokens back.
+   */
+  async forget(
+    serverUrl: URL | string,
+    options: { revoke?: boolean; signal?: AbortSignal } = {},
+  ): Promise<ForgottenTokens[]> {
     const resource = resourceKeyOf(serverUrl);
-    const issuer = await this.store.getIssuerOf(resource);
-    if (issuer === undefined) return [];
-    const key = { issuer, resource };
-    if (!(await this.store.getTokens(key))) return [];
-    await this.drop(key);
-    return [key];
+    const take = async (): Promise<Held | undefined> => {
+      const issuer = await this.store.getIssuerOf(resource);
+      if (issuer === undefined) return undefined;
+      const key = { issuer, resource };
+      const tokens = await this.store.getTokens(key);
+      if (!tokens) return undefined;
+      await this.drop(key);
+      return { key, tokens };
+    };
+    // Read and dropped in one turn: not tokens another process refreshed in between.
+    const taken = await (this.store.exclusive ? this.store.exclusive(take) : take());
+    if (!taken) return [];
+    if (options.revoke === false) return [taken.key];
+    const revocation = await this.revoke(taken.key, taken.tokens, { signal: options.signal });
+    return [{ ...taken.key, revocation }];
+  }
+
+  /**
+   * Revokes tokens at the authorization server that issued them (RFC 7009), when its metadata
+   * advertises a `revocation_endpoint`: the refresh token, then the access token, the client
+   * authenticated as registered there (the store's registration, or `preRegistered`). Never
+   * throws: a revocation that fails or cannot be sent resolves with `failed` and why.
+   */
+  async revoke(
+    key: TokenKey,
+    tokens: StoredTokens,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<Revocation> {
+    return revokeHeld(
+      {
+        http: await this.http,
+        server: (issuer) => this.serverOf(issuer, options.signal),
+        client: (issuer) => this.knownClient(issuer),
+      },
+      { key, tokens, signal: options.signal },
+    );
+  }
+
+  /** The metadata of an authorization server, discovered once. */
+  private async serverOf(issuer: string, signal?: AbortSignal): Promise<AuthorizationServer> {
+    const known = this.servers.get(issuer);
+    if (known) return known;
+    const server = await discoverAuthorizationServer(await this.http, issuer, signal);
+    this.servers.set(issuer, server);
+    return server;
   }
 
   /**
@@ -307,40 +300,57 @@ export class OAuthClient implements HttpAuthorization {
 
   /**
    * Refreshes tokens; undefined (and the tokens forgotten) when the server will not (the refresh
-   * token expired or was revoked): the next 401 then starts an authorization.
+   * token expired or was revoked): the next 401 then starts an authorization. Runs under the
+   * store's exclusive lock when it has one, and reads the tokens again first: tokens another
+   * process (or request) refreshed meanwhile are used as they are, since a refresh token is
+   * used once (a server that rotates them revokes the grant when one comes back).
    */
   private async refresh(
     key: TokenKey,
     tokens: StoredTokens,
     signal: AbortSignal | undefined,
   ): Promise<StoredTokens | undefined> {
-    const refreshToken = tokens.refreshToken;
-    if (refreshToken === undefined) return undefined;
+    if (tokens.refreshToken === undefined) return undefined;
+    const run = () => this.refreshHeld(key, tokens, signal);
+    return this.store.exclusive ? this.store.exclusive(run, { signal }) : run();
+  }
+
+  /** {@link refresh}, once the lock is held. */
+  private async refreshHeld(
+    key: TokenKey,
+    tokens: StoredTokens,
+    signal: AbortSignal | undefined,
+  ): Promise<StoredTokens | undefined> {
     const current = await this.store.getTokens(key);
-    // Refreshed meanwhile by a request that met the same expiry: a refresh token is used once.
-    if (current && current.accessToken !== tokens.accessToken) {
+    if (!current) {
+      // Forgotten meanwhile (a logout, a failed refresh elsewhere): not brought back.
+      this.known.set(key.resource, null);
+      return undefined;
+    }
+    if (current.accessToken !== tokens.accessToken && !refreshDue(current, this.refreshSkewMs)) {
       this.known.set(key.resource, { key, tokens: current });
       return current;
     }
+    const refreshToken = current.refreshToken;
+    if (refreshToken === undefined) return undefined;
     const http = await this.http;
     try {
-      const server =
-        this.servers.get(key.issuer) ??
-        (await discoverAuthorizationServer(http, key.issuer, signal));
-      this.servers.set(key.issuer, server);
+      const server = await this.serverOf(key.issuer, signal);
       const client = await this.knownClient(key.issuer);
       if (!client) throw new OAuthError('login_required', `No registration with ${key.issuer}`);
       const fresh = await requestTokens(
         http,
-        { server, client, resource: tokens.resource ?? key.resource },
+        { server, client, resource: current.resource ?? key.resource },
         { grant: { grant_type: 'refresh_token', refresh_token: refreshToken }, signal },
       );
       // The server may keep the refresh token (RFC 6749 §6): the old one then stays in use.
       const kept: StoredTokens = {
         ...fresh,
         ...(fresh.refreshToken === undefined ? { refreshToken } : {}),
-        ...(fresh.scope === undefined && tokens.scope !== undefined ? { scope: tokens.scope } : {}),
-        ...(tokens.resource !== undefined ? { resource: tokens.resource } : {}),
+        ...(fresh.scope === undefined && current.scope !== undefined
+          ? { scope: current.scope }
+          : {}),
+        ...(current.resource !== undefined ? { resource: current.resource } : {}),
       };
       await this.keep(key, kept);
       return kept;

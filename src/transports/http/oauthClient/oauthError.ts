@@ -26,6 +26,7 @@ export type OAuthFailure =
   | 'unauthorized'
   | 'not_protected'
   | 'insufficient_scope'
+  | 'revocation_failed'
   | (string & {});
 
 /** An authorization that could not be obtained (LocalError code `authorization`). */

@@ -3,11 +3,18 @@
  * and every redirect hop, passes the network policy first; redirects are followed by hand (a few,
  * GET only: a token or registration request is never re-sent elsewhere); answers are read up to a
  * size limit and a deadline, so a hostile endpoint can neither point the client at an internal
- * address nor hold it with an endless or enormous body.
+ * address nor hold it with an endless or enormous body. A host name is connected to at the
+ * addresses it was checked at (a pinned fetch), never resolved again on the way.
  */
 import { readBody } from '../body.js';
-import { checkDestination, redact, type NetworkPolicy } from './networkPolicy.js';
+import {
+  checkDestination,
+  redact,
+  type CheckedAddress,
+  type NetworkPolicy,
+} from './networkPolicy.js';
 import { OAuthError } from './oauthError.js';
+import type { PinnedFetch, PinnedRequest } from './pinnedFetch.js';
 
 /** Largest metadata, registration or token response read. */
 export const MAX_OAUTH_RESPONSE_BYTES = 256 * 1024;
@@ -22,10 +29,21 @@ export interface JsonAnswer {
   readonly headers: Headers;
 }
 
+/** How the OAuth client's requests go out. */
+export interface OAuthTransport {
+  /** For address literals, and every request when there is no pinned fetch. */
+  readonly fetch: typeof fetch;
+  /**
+   * For host names the policy resolved: connects to the addresses checked. Undefined (an
+   * application's own `fetch`, a runtime without Node's http): `fetch` resolves the name again.
+   */
+  readonly pinned: PinnedFetch | undefined;
+}
+
 /** Sends the OAuth client's HTTP requests under one network policy. */
 export class OAuthHttp {
   constructor(
-    private readonly fetcher: typeof fetch,
+    private readonly transport: OAuthTransport,
     readonly policy: NetworkPolicy,
   ) {}
 
@@ -33,13 +51,11 @@ export class OAuthHttp {
   async getJson(url: URL, role: string, signal?: AbortSignal): Promise<JsonAnswer> {
     let current = url;
     for (let hop = 0; ; hop++) {
-      await checkDestination(current, this.policy, role);
-      const response = await this.send(current, role, {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        redirect: 'manual',
-        signal: deadline(signal),
-      });
+      const addresses = await checkDestination(current, this.policy, role);
+      const response = await this.send(
+        { url: current, role, addresses },
+        { method: 'GET', headers: { accept: 'application/json' }, signal: deadline(signal) },
+      );
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location !== null) {
         await response.body?.cancel().catch(() => {});
@@ -58,14 +74,16 @@ export class OAuthHttp {
     role: string,
     request: { body: string; headers: Record<string, string>; signal?: AbortSignal | undefined },
   ): Promise<JsonAnswer> {
-    await checkDestination(url, this.policy, role);
-    const response = await this.send(url, role, {
-      method: 'POST',
-      headers: { accept: 'application/json', ...request.headers },
-      body: request.body,
-      redirect: 'manual',
-      signal: deadline(request.signal),
-    });
+    const addresses = await checkDestination(url, this.policy, role);
+    const response = await this.send(
+      { url, role, addresses },
+      {
+        method: 'POST',
+        headers: { accept: 'application/json', ...request.headers },
+        body: request.body,
+        signal: deadline(request.signal),
+      },
+    );
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => {});
       throw new OAuthError(
@@ -76,13 +94,20 @@ export class OAuthHttp {
     return this.answer(response, url, role);
   }
 
-  private async send(url: URL, role: string, init: RequestInit): Promise<Response> {
+  /** Sends one request (never following a redirect), to the checked addresses when there are. */
+  private async send(
+    to: { url: URL; role: string; addresses: readonly CheckedAddress[] | undefined },
+    request: PinnedRequest,
+  ): Promise<Response> {
+    const { url, role, addresses } = to;
+    const { fetch: fetcher, pinned } = this.transport;
     try {
-      return await this.fetcher(url, init);
+      if (pinned && addresses) return await pinned(url, request, addresses);
+      return await fetcher(url, { ...request, redirect: 'manual' });
     } catch (error) {
       if (
-        init.signal?.aborted &&
-        (init.signal.reason as Error | undefined)?.name !== 'TimeoutError'
+        request.signal.aborted &&
+        (request.signal.reason as Error | undefined)?.name !== 'TimeoutError'
       )
         throw error;
       throw new OAuthError(

@@ -26,6 +26,28 @@ function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, '+');
 }
 
+/**
+ * Authenticates `client` on a form request to the token or revocation endpoint, as registered:
+ * a Basic header, the secret in the form, or only the client id in the form.
+ */
+export function authenticateClient(
+  client: StoredClient,
+  body: URLSearchParams,
+  headers: Record<string, string>,
+): void {
+  if (
+    client.tokenEndpointAuthMethod === 'client_secret_basic' &&
+    client.clientSecret !== undefined
+  ) {
+    const pair = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;
+    headers['authorization'] = `Basic ${base64Utf8(pair)}`;
+    return;
+  }
+  body.set('client_id', client.clientId);
+  if (client.tokenEndpointAuthMethod === 'client_secret_post' && client.clientSecret !== undefined)
+    body.set('client_secret', client.clientSecret);
+}
+
 /** Sends a grant; resolves with the tokens, or throws OAuthError with the server's `error`. */
 export async function requestTokens(
   http: OAuthHttp,
@@ -39,20 +61,7 @@ export async function requestTokens(
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded',
   };
-  if (
-    client.tokenEndpointAuthMethod === 'client_secret_basic' &&
-    client.clientSecret !== undefined
-  ) {
-    const pair = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;
-    headers['authorization'] = `Basic ${base64Utf8(pair)}`;
-  } else {
-    body.set('client_id', client.clientId);
-    if (
-      client.tokenEndpointAuthMethod === 'client_secret_post' &&
-      client.clientSecret !== undefined
-    )
-      body.set('client_secret', client.clientSecret);
-  }
+  authenticateClient(client, body, headers);
   const answer = await http.post(server.tokenEndpoint, 'The token endpoint', {
     body: body.toString(),
     headers,
@@ -82,7 +91,7 @@ export async function requestTokens(
     accessToken: json['access_token'],
     tokenType: 'Bearer',
     ...(typeof expiresIn === 'number' && expiresIn > 0
-      ? { expiresAt: Date.now() + expiresIn * 1000 }
+      ? { expiresAt: Date.now() + expiresIn * 1000, expiresIn }
       : {}),
     ...(typeof refresh === 'string' ? { refreshToken: refresh } : {}),
     ...(typeof scope === 'string'

@@ -13,6 +13,11 @@ export interface StoredTokens {
   readonly tokenType: string;
   /** When the access token expires, in milliseconds since the epoch; undefined when not said. */
   readonly expiresAt?: number;
+  /**
+   * The access token's lifetime in seconds, as issued (`expires_in`): a token living less than
+   * the refresh window is refreshed when a third of it is left, not on every request.
+   */
+  readonly expiresIn?: number;
   /** Present only when the authorization server issued one (never assumed). */
   readonly refreshToken?: string;
   /** The scopes granted, space-separated, as the token response said (else as requested). */
@@ -58,6 +63,14 @@ export interface OAuthStore {
   /** The issuer last used for a resource, so that a change of authorization server is noticed. */
   getIssuerOf(resource: string): Promise<string | undefined>;
   setIssuerOf(resource: string, issuer: string): Promise<void>;
+  /**
+   * Optional: runs `task` while no other user of the store (another process sharing a file)
+   * runs one; the store's own methods called from `task` run at once. The client refreshes
+   * tokens inside it, reading them again first, so that a refresh token is used once even by
+   * several processes (an authorization server that rotates refresh tokens revokes the grant
+   * when one is used twice). Without it, refreshes are single within one OAuthClient.
+   */
+  exclusive?<T>(task: () => Promise<T>, options?: { signal?: AbortSignal | undefined }): Promise<T>;
 }
 
 /**
