@@ -23,6 +23,9 @@ export type {
   CredentialsFileProblem,
   CredentialsPathContext,
 } from './transports/http/oauthClient/credentialsFile.js';
+// The lock processes take to change such a file together (read, change, write: none lost).
+export { withCredentialsLock } from './transports/http/oauthClient/credentialsLock.js';
+export type { CredentialsLockOptions } from './transports/http/oauthClient/credentialsLock.js';
 export {
   DEFAULT_REDIRECT_TIMEOUT_MS,
   LoopbackRedirectReceiver,

@@ -14,6 +14,7 @@ import {
   CredentialsFileError,
   defaultCredentialsPath,
   readCredentialsText,
+  withCredentialsLock,
   writeCredentialsText,
 } from '../node.js';
 
@@ -92,15 +93,17 @@ export class ApprovalsFile {
   }
 
   /**
-   * Applies a change to the file (read, change, written atomically). Changes made in this process
-   * wait for each other: two "always allow" answers given together would otherwise both read the
-   * file before either wrote it, and one would be lost.
+   * Applies a change to the file (read, change, written atomically), holding its lock: two "always
+   * allow" answers given together (in this process, or by a CLI and a console at once) would
+   * otherwise both read the file before either wrote it, and one would be lost. Changes made in
+   * this process also wait for each other before taking the lock.
    */
   update(change: (doc: ApprovalsDocument) => boolean): Promise<void> {
-    const run = async (): Promise<void> => {
-      const doc = await this.read();
-      if (change(doc)) await writeCredentialsText(this.path, `${JSON.stringify(doc, null, 2)}\n`);
-    };
+    const run = (): Promise<void> =>
+      withCredentialsLock(this.path, async () => {
+        const doc = await this.read();
+        if (change(doc)) await writeCredentialsText(this.path, `${JSON.stringify(doc, null, 2)}\n`);
+      });
     const before = updating.get(this.path) ?? Promise.resolve();
     const mine = before.then(run, run);
     const settled = mine.then(
