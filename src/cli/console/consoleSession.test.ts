@@ -179,4 +179,28 @@ describe('the console session', () => {
       result: { model: 'a person, in toolwire console', content: { text: 'Hi! (checked by me)' } },
     });
   });
+
+  it('keeps trust per server where told, and leaves config.json trust alone (issue 19)', async () => {
+    const session = new ConsoleSession();
+    open.push(session);
+    const saved: boolean[] = [];
+    const kept = await session.add(
+      'https://kept.example/mcp',
+      { transport: () => fakeServer([remove]).clientTransport },
+      { trust: { trusted: false, save: (on) => Promise.resolve(saved.push(on)) } },
+    );
+    const fixed = await session.add(
+      'https://fixed.example/mcp',
+      { transport: () => fakeServer([remove]).clientTransport },
+      { trust: { trusted: true, fixed: true } },
+    );
+    expect(await session.setTrust(kept.id, true)).toBe(true);
+    expect(saved).toEqual([true]);
+    expect(kept.trustAnnotations).toBe(true);
+    expect(await session.setTrust(fixed.id, false)).toBe('fixed');
+    expect(fixed.trustAnnotations).toBe(true);
+    expect(await session.setTrust('s99', true)).toBe('unknown');
+    // Each server's name is the console's own: the host, unique among its servers.
+    expect([kept.name, fixed.name]).toEqual(['kept_example', 'fixed_example']);
+  });
 });

@@ -269,7 +269,13 @@ export class ConsoleSession {
     if (/^https?:\/\//i.test(target)) base = new URL(target).hostname.replace(/^www\./, '');
     else {
       const words = [...target.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
-      const file = words.findLast((w) => /[\\/]/.test(w)) ?? words[0] ?? 'server';
+      // The script the program runs (its first path), else its first word, else the program.
+      const args = words.slice(1);
+      const file =
+        args.find((w) => /[\\/]/.test(w)) ??
+        args.find((w) => !w.startsWith('-')) ??
+        words[0] ??
+        'server';
       base = (file.split(/[\\/]/).pop() ?? file).replace(/\.[cm]?[jt]sx?$/, '');
     }
     base = base.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 24) || 'server';
