@@ -18,8 +18,9 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 const NOTES = ['--', process.execPath, `${ROOT}build/test/fixtures/notesServer.js`];
 
 describe('issue 19: an audit file others can read is refused', () => {
-  it.each([0o644, 0o640, 0o606, 0o622])('refuses mode %o, appending nothing', async (mode) => {
-    const audit = join(home, `audit-${mode.toString(8)}.jsonl`);
+  it.each(['0644', '0640', '0606', '0622'])('refuses mode %s, appending nothing', async (octal) => {
+    const mode = parseInt(octal, 8);
+    const audit = join(home, `audit-${octal}.jsonl`);
     writeFileSync(audit, 'earlier\n');
     chmodSync(audit, mode);
     const run = await runCli(
