@@ -14,7 +14,7 @@ import type {
   ApprovalStore,
   AuditEvent,
 } from '../../client.js';
-import { McpClient, ServerToolNames, toolTextFindings } from '../../client.js';
+import { McpClient, ServerToolNames } from '../../client.js';
 import {
   LocalError,
   RpcError,
@@ -26,40 +26,14 @@ import type { SamplingConfig } from '../config.js';
 import { modelOf, replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
 import type { HistoryFile } from './historyFile.js';
-import { definitionDiff } from '../definitionDiff.js';
-import { pageTool } from './pageTool.js';
-import { ServerLink, type ServerConnector } from './serverLink.js';
-
-/**
- * A confirmation as the page is sent it: the definitions in the shape the page reads, and what
- * changed (computed here from the whole definitions: a change only in what the page does not
- * read is a change too).
- */
-export type ShownRequest = Omit<ApprovalRequest, 'signal'> & {
-  diff?: string[];
-  /** What the person should know about the tool's text (hidden characters, look-alike names). */
-  findings?: string[];
-  /** The server's identity (what the person configured), beside the name it gives itself. */
-  target?: string;
-};
-
-/** Whether the person trusts a server's annotations, and where that is kept. */
-export interface TrustSetting {
-  /** Trusted now. */
-  readonly trusted: boolean;
-  /** Trusted in config.json: not for the page to change. */
-  readonly fixed?: boolean;
-  /** Keeps a change made on the page (the approvals file, per server). */
-  save?(trusted: boolean): Promise<unknown>;
-}
-
-/** How a server is added to the console. */
-export interface AddOptions {
-  /** Where "always allow" decisions go (the approvals file, for this server); else memory. */
-  approvals?: ApprovalStore | undefined;
-  /** Whether its annotations are trusted, and where a change is kept. */
-  trust?: TrustSetting | undefined;
-}
+import { shortName } from './shortName.js';
+import { shownRequest, type ShownRequest } from './shownRequest.js';
+import {
+  ServerLink,
+  type AddOptions,
+  type ServerConnector,
+  type TrustSetting,
+} from './serverLink.js';
 
 /** What a page hears. */
 export type ConsoleEvent =
@@ -223,7 +197,8 @@ export class ConsoleSession {
     options: AddOptions = {},
   ): Promise<ServerLink> {
     const id = `s${this.nextId++}`;
-    const link = new ServerLink({ id, target, name: this.shortName(target) }, connector, {
+    const taken = new Set([...this.servers.values()].map((l) => l.name));
+    const link = new ServerLink({ id, target, name: shortName(target, taken) }, connector, {
       newClient: (l) => this.newClient(l, options.approvals),
       changed: (l) => this.linkChanged(l),
     });
@@ -258,31 +233,6 @@ export class ConsoleSession {
     this.emit({ type: 'trust', server: id, trustAnnotations: trusted });
     this.emit({ type: 'server', server: link.summary(this.names) });
     return trusted;
-  }
-
-  /**
-   * The console's short name for a server: the host, or the file a command runs, cleaned; the
-   * first part of the names its tools are exposed under, unique among the console's servers.
-   */
-  private shortName(target: string): string {
-    let base: string;
-    if (/^https?:\/\//i.test(target)) base = new URL(target).hostname.replace(/^www\./, '');
-    else {
-      const words = [...target.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '');
-      // The script the program runs (its first path), else its first word, else the program.
-      const args = words.slice(1);
-      const file =
-        args.find((w) => /[\\/]/.test(w)) ??
-        args.find((w) => !w.startsWith('-')) ??
-        words[0] ??
-        'server';
-      base = (file.split(/[\\/]/).pop() ?? file).replace(/\.[cm]?[jt]sx?$/, '');
-    }
-    base = base.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 24) || 'server';
-    const taken = new Set([...this.servers.values()].map((l) => l.name));
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
-    return name;
   }
 
   /** One attempt's client: its callbacks reach the page through the link. */
@@ -511,38 +461,12 @@ export class ConsoleSession {
     const id = `q${this.nextId++}`;
     const server = link.id;
     const { signal, ...asked } = request;
-    const others = link.tools.map((t) => t.name).filter((n) => n !== asked.tool.name);
-    const findings = toolTextFindings(
-      [asked.tool],
-      [
-        ...others,
-        ...this.names
-          .list()
-          .filter((e) => e.server !== link.name)
-          .map((e) => e.tool.name),
-      ],
-    ).get(asked.tool.name);
-    // The page is sent the definitions in the shape it reads.
-    const shown: ShownRequest = {
-      ...asked,
-      target: link.target,
-      tool: pageTool(asked.tool, link.trustAnnotations),
-      ...(findings ? { findings: findings.map((f) => f.message) } : {}),
-      ...(asked.renamedFrom
-        ? {
-            renamedFrom: {
-              ...asked.renamedFrom,
-              definition: pageTool(asked.renamedFrom.definition, link.trustAnnotations),
-            },
-          }
-        : {}),
-      ...(asked.previous
-        ? {
-            previous: pageTool(asked.previous, link.trustAnnotations),
-            diff: definitionDiff(asked.previous, asked.tool),
-          }
-        : {}),
-    };
+    // The page is sent the definitions in the shape it reads, with what to watch for.
+    const shown = shownRequest(
+      asked,
+      link,
+      this.names.list().map((e) => e.tool.name),
+    );
     return new Promise((resolve) => {
       const gone = (): void => void this.decide(id, 'deny');
       if (signal?.aborted) return resolve('deny');

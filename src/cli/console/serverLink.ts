@@ -4,10 +4,28 @@
  * which the person can retry from the page. Each attempt gets a new client and transport; a
  * connection that ends later (a stdio server that exits) turns the link back to failed.
  */
-import type { McpClient, ServerToolNames } from '../../client.js';
+import type { ApprovalStore, McpClient, ServerToolNames } from '../../client.js';
 import type { Tool, Transport } from '../../index.js';
 import { pageTool } from './pageTool.js';
 import type { SignInRelay } from './signInRelay.js';
+
+/** Whether the person trusts a server's annotations, and where that is kept. */
+export interface TrustSetting {
+  /** Trusted now. */
+  readonly trusted: boolean;
+  /** Trusted in config.json: not for the page to change. */
+  readonly fixed?: boolean;
+  /** Keeps a change made on the page (the approvals file, per server). */
+  save?(trusted: boolean): Promise<unknown>;
+}
+
+/** How a server is added to the console. */
+export interface AddOptions {
+  /** Where "always allow" decisions go (the approvals file, for this server); else memory. */
+  approvals?: ApprovalStore | undefined;
+  /** Whether its annotations are trusted, and where a change is kept. */
+  trust?: TrustSetting | undefined;
+}
 
 /** Where a server stands. */
 export type LinkState = 'connecting' | 'connected' | 'failed';
