@@ -10,8 +10,16 @@
  *   on the wire is what was validated.
  */
 
-/** Keys that change or reach an object's prototype when copied; never accepted in arguments. */
+/**
+ * Keys that change or reach an object's prototype when copied (`Object.assign` with `__proto__`,
+ * a naive deep merge following `constructor.prototype`). `__proto__` is never accepted in
+ * arguments; `constructor` and `prototype` only where a tool's input schema declares them (see
+ * {@link argumentsProblem}).
+ */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** No key is accepted (shared). */
+const NONE: ReadonlySet<string> = new Set();
 
 function pointer(path: string, key: string | number): string {
   return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -24,7 +32,7 @@ interface Found {
 }
 
 /** Walks without building any path: one is made only for the value that has a problem. */
-function find(value: unknown, depth: number): Found | undefined {
+function find(value: unknown, depth: number, accepted: ReadonlySet<string>): Found | undefined {
   if (typeof value === 'number')
     return Number.isFinite(value)
       ? undefined
@@ -32,19 +40,19 @@ function find(value: unknown, depth: number): Found | undefined {
   if (typeof value !== 'object' || value === null || depth > 256) return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = find(value[i], depth + 1);
+      const found = find(value[i], depth + 1, accepted);
       if (found) return (found.keys.push(i), found);
     }
     return undefined;
   }
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    if (PROTOTYPE_KEYS.has(key))
+    if (PROTOTYPE_KEYS.has(key) && !accepted.has(key))
       return {
         keys: [key],
         problem: `the key "${key}" is not accepted (it could reach object prototypes)`,
       };
-    const found = find((value as Record<string, unknown>)[key], depth + 1);
+    const found = find((value as Record<string, unknown>)[key], depth + 1, accepted);
     if (found) return (found.keys.push(key), found);
   }
   return undefined;
@@ -53,13 +61,40 @@ function find(value: unknown, depth: number): Found | undefined {
 /**
  * Why arguments decoded from JSON cannot be given to a handler, as `<JSON pointer>: <problem>`, or
  * undefined: a number out of range (parsed as ±Infinity), or a `__proto__`, `constructor` or
- * `prototype` key anywhere.
+ * `prototype` key anywhere. `accepted` lets `constructor` and `prototype` through (the tool's
+ * input schema declares them; its arguments are then made {@link withoutPrototypes}); never
+ * `__proto__`.
  */
-export function argumentsProblem(value: unknown): string | undefined {
-  const found = find(value, 0);
+export function argumentsProblem(
+  value: unknown,
+  accepted: ReadonlySet<string> = NONE,
+): string | undefined {
+  const found = find(value, 0, accepted.has('__proto__') ? withoutProto(accepted) : accepted);
   if (!found) return undefined;
   const path = found.keys.reduceRight<string>((at, key) => pointer(at, key), '');
   return `${path || '(root)'}: ${found.problem}`;
+}
+
+function withoutProto(keys: ReadonlySet<string>): ReadonlySet<string> {
+  const kept = new Set(keys);
+  kept.delete('__proto__');
+  return kept;
+}
+
+/**
+ * A copy of `value` whose plain objects have no prototype, at any depth (arrays are copied, other
+ * objects kept): reading `constructor` or `prototype` from it gives what the peer sent or
+ * `undefined`, never `Object` or an inherited value, so a validator checks only what was sent.
+ */
+export function withoutPrototypes(value: unknown, depth = 0): unknown {
+  if (typeof value !== 'object' || value === null || depth > 256) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => withoutPrototypes(item, depth + 1));
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value; // a Date, a class instance...
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value))
+    copy[key] = withoutPrototypes((value as Record<string, unknown>)[key], depth + 1);
+  return copy;
 }
 
 /** True when JSON would carry `value` unchanged: plain objects and arrays of JSON primitives. */

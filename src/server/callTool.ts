@@ -388,14 +388,16 @@ export function middlewareToolError(features: RevisionFeatures, error: unknown):
 
 /**
  * Validates arguments decoded from JSON: first what no schema catches (an out-of-range number
- * parsed as Infinity, a key that reaches prototypes), then the tool's input schema.
+ * parsed as Infinity, a key that reaches prototypes: `constructor` and `prototype` only pass
+ * where the input schema declares them), then the tool's input schema.
  */
 function validateArguments(
   entry: ToolEntry,
   args: Record<string, unknown>,
 ): ToolSchemaCheck | Promise<ToolSchemaCheck> {
-  const problem = argumentsProblem(args);
-  if (problem === undefined) return entry.input.validate(args);
+  const input = entry.input;
+  const problem = argumentsProblem(args, input.prototypeKeys) ?? input.undeclaredKeyProblem?.(args);
+  if (problem === undefined) return input.validate(args);
   const colon = problem.indexOf(': ');
   const path = problem.slice(0, colon);
   return {

@@ -6,6 +6,8 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { isPlainObject } from '../jsonrpc/guards.js';
 import { compileJsonSchema, type SchemaIssue } from '../protocol/jsonSchema.js';
+import { withoutPrototypes } from '../protocol/jsonValues.js';
+import { declaredNames, undeclaredKeyProblem } from './declaredKeys.js';
 import type { ObjectJsonSchema } from '../protocol/types.js';
 import type { FromJsonSchema } from './inferJsonSchema.js';
 
@@ -48,6 +50,52 @@ export interface ToolSchema {
   legacyJsonSchema(): ObjectJsonSchema;
   /** Validates a value; the `value` it returns is what the handler (or the peer) receives. */
   validate(value: unknown): ToolSchemaCheck | Promise<ToolSchemaCheck>;
+  /**
+   * Of `constructor` and `prototype`, those an input schema declares as property names (in some
+   * `properties` or `required`): accepted in arguments in the objects whose schema declares them
+   * ({@link ToolSchema.undeclaredKeyProblem}), which are then validated and handed on as objects
+   * without prototypes. Empty for every other schema.
+   */
+  readonly prototypeKeys: ReadonlySet<string>;
+  /**
+   * With `prototypeKeys`: where arguments carry a `constructor` or `prototype` key in an object
+   * whose schema does not declare it, as `<JSON pointer>: <problem>`, or undefined.
+   */
+  undeclaredKeyProblem?(args: unknown): string | undefined;
+}
+
+/** No prototype key declared (shared). */
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+/**
+ * An input schema as arguments may meet it: one declaring `__proto__` is refused (arguments can
+ * never carry that key: copied with `Object.assign`, it replaces the copy's prototype); one
+ * declaring `constructor` or `prototype` takes them where it declares them, and validates and
+ * hands on prototype-less copies of the arguments, so that such a key reads what the client sent
+ * or nothing (not `Object`, which validators and handlers would otherwise read from any object).
+ */
+function forArguments(schema: ToolSchema, role: string): ToolSchema {
+  const names = declaredNames(schema.jsonSchema);
+  if (names.has('__proto__'))
+    throw new TypeError(
+      `The ${role} declares a property named "__proto__", which arguments can never carry (it would replace the prototype of an object they are copied into); rename it`,
+    );
+  const keys = ['constructor', 'prototype'].filter((name) => names.has(name));
+  if (keys.length === 0) return schema;
+  const validate = schema.validate.bind(schema);
+  const handedOn = (check: ToolSchemaCheck, own: unknown): ToolSchemaCheck =>
+    check.ok && check.value !== own ? { ok: true, value: withoutPrototypes(check.value) } : check;
+  return {
+    jsonSchema: schema.jsonSchema,
+    legacyJsonSchema: () => schema.legacyJsonSchema(),
+    prototypeKeys: new Set(keys),
+    undeclaredKeyProblem: (args) => undeclaredKeyProblem(schema.jsonSchema, args),
+    validate(value) {
+      const own = withoutPrototypes(value);
+      const check = validate(own);
+      return check instanceof Promise ? check.then((c) => handedOn(c, own)) : handedOn(check, own);
+    },
+  };
 }
 
 function isStandardSchema(value: unknown): value is StandardSchemaV1 {
@@ -138,6 +186,7 @@ function convertStandard(
   let legacy: ObjectJsonSchema | undefined;
   return {
     jsonSchema: jsonSchema as ObjectJsonSchema,
+    prototypeKeys: NO_KEYS,
     legacyJsonSchema() {
       legacy ??= withoutDialect(draft07Of(converter, io) ?? (jsonSchema as ObjectJsonSchema));
       return legacy;
@@ -164,6 +213,7 @@ function fromJsonSchema(schema: JsonSchemaInput, role: string): ToolSchema {
   let legacy: ObjectJsonSchema | undefined;
   return {
     jsonSchema: frozen,
+    prototypeKeys: NO_KEYS,
     legacyJsonSchema() {
       legacy ??= withoutDialect(frozen);
       return legacy;
@@ -182,7 +232,9 @@ export function compileToolSchema(
   toolName: string,
 ): ToolSchema {
   const role = `${io} schema of tool "${toolName}"`;
-  if (isStandardSchema(schema)) return fromStandard(schema, io, role);
-  if (!isPlainObject(schema)) throw new TypeError(`The ${role} must be an object`);
-  return fromJsonSchema(schema, role);
+  let compiled: ToolSchema;
+  if (isStandardSchema(schema)) compiled = fromStandard(schema, io, role);
+  else if (!isPlainObject(schema)) throw new TypeError(`The ${role} must be an object`);
+  else compiled = fromJsonSchema(schema, role);
+  return io === 'input' ? forArguments(compiled, role) : compiled;
 }

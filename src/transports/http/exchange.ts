@@ -47,6 +47,9 @@ export interface SseSink {
   close(): void;
 }
 
+/** The longest wait one timer can hold (a longer one fires at once): longer waits go in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * The body of one SSE response: text written before the connection attaches is buffered; when
  * the client goes away the adapter calls `cancel()`, when a congested connection can take more,
@@ -57,6 +60,7 @@ export class SseChannel {
   private buffer: string[] = [];
   private ended = false;
   private cancelled = false;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
   /** Set by the stream that owns the channel. */
   oncancel: (() => void) | undefined;
   /** Set by the writer that stopped on a congested connection. */
@@ -83,7 +87,36 @@ export class SseChannel {
   close(): void {
     if (this.ended) return;
     this.ended = true;
+    this.stopExpiry();
     this.sink?.close();
+  }
+
+  /**
+   * Ends the connection at `time` (ms since the epoch) as if the client had gone away, then
+   * closes it: the credential the stream was opened with stops being valid then, and the client
+   * must come back with a fresh one (a Streamable HTTP stream is resumed, an HTTP+SSE session
+   * ends with its stream). One timer, cleared when the channel ends first.
+   */
+  endAt(time: number): void {
+    if (this.done) return;
+    this.stopExpiry();
+    const wait = Math.min(Math.max(time - Date.now(), 0), MAX_TIMER_MS);
+    this.expiry = setTimeout(() => {
+      this.expiry = undefined;
+      if (Date.now() < time) {
+        this.endAt(time); // a wait past the longest timer, or a timer that fired early
+        return;
+      }
+      this.cancel();
+      this.close();
+    }, wait);
+    (this.expiry as { unref?: () => void }).unref?.();
+  }
+
+  private stopExpiry(): void {
+    if (this.expiry === undefined) return;
+    clearTimeout(this.expiry);
+    this.expiry = undefined;
   }
 
   /** Called by the adapter: the connection is ready. */
@@ -97,6 +130,7 @@ export class SseChannel {
   cancel(): void {
     if (this.cancelled || this.ended) return;
     this.cancelled = true;
+    this.stopExpiry();
     this.oncancel?.();
   }
 }

@@ -198,8 +198,10 @@ export class LegacySseEndpoints {
       sessionId,
       ...(identity ? { identity } : {}),
     });
-    // The stream is the session: when the client goes, the session ends.
+    // The stream is the session: when the client goes, the session ends; and when the caller's
+    // credential expires (the client opens a new session with a fresh one).
     channel.oncancel = () => void handle.close();
+    if (identity?.expiresAt !== undefined) channel.endAt(identity.expiresAt);
     // Wrap the connection's close handler (installed by connect) to forget the session too.
     const connectionClosed = transport.onclose;
     transport.onclose = () => {

@@ -7,9 +7,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isUtf8 } from 'node:buffer';
-import { Readable } from 'node:stream';
 import type { BodyResult } from './body.js';
 import { SSE_BACKLOG_BYTES, type HttpExchange, type HttpReply } from './exchange.js';
+import { bodyStream, endLingering, replyHeaders, stopReading } from './lingeringClose.js';
 
 /** A web-standard request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -36,7 +36,11 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Builds the `Request` of an incoming Node request (for plain fetch handlers). */
+/**
+ * Builds the `Request` of an incoming Node request (for plain fetch handlers). Cancelling its body
+ * (a handler refusing a body over its limit) stops reading without destroying the connection,
+ * so that the response written with {@link writeResponse} reaches the client.
+ */
 export function toRequest(req: IncomingMessage): Request {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
@@ -45,14 +49,15 @@ export function toRequest(req: IncomingMessage): Request {
   return new Request(url, {
     method,
     headers: headersOf(req),
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
   });
 }
 
 /**
  * Reads a Node request body up to `limit` bytes; bytes are counted as they arrive. The listeners
  * stay on the request once it is read (it is done with; an `error` listener kept there is
- * harmless), which saves removing three per request.
+ * harmless), which saves removing three per request. A body over the limit is not read further:
+ * the reply ends the connection lingering (lingeringClose.ts).
  */
 function readNodeBody(
   req: IncomingMessage,
@@ -60,7 +65,10 @@ function readNodeBody(
   contentLength: string | null,
 ): Promise<BodyResult> {
   const declared = Number(contentLength ?? NaN);
-  if (declared > limit) return Promise.resolve({ ok: false, reason: 'too-large' });
+  if (declared > limit) {
+    stopReading(req);
+    return Promise.resolve({ ok: false, reason: 'too-large' });
+  }
   return new Promise<BodyResult>((resolve) => {
     // Most bodies arrive in one chunk: an array is made only for a second.
     let first: Buffer | undefined;
@@ -69,8 +77,8 @@ function readNodeBody(
     const onData = (chunk: Buffer): void => {
       total += chunk.length;
       if (total > limit) {
-        req.pause();
         req.off('data', onData);
+        stopReading(req);
         resolve({ ok: false, reason: 'too-large' });
       } else if (first === undefined) first = chunk;
       else (more ??= [first]).push(chunk);
@@ -141,16 +149,21 @@ export function exchangeOfNode(req: IncomingMessage): HttpExchange {
   };
 }
 
-/** Writes a reply: a text body in one write, or an SSE channel attached to the connection. */
+/**
+ * Writes a reply: a text body in one write, or an SSE channel attached to the connection. A reply
+ * to a request whose body was left unread closes its connection lingering.
+ */
 export function writeReply(reply: HttpReply, res: ServerResponse): void {
+  const headers = replyHeaders(res.req, reply.headers);
+  endLingering(res);
   if (!('sse' in reply)) {
     // A Content-Length (rather than chunked encoding) lets Node send head and body in one write.
     const length = reply.body === undefined ? 0 : Buffer.byteLength(reply.body);
-    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(length) });
+    res.writeHead(reply.status, { ...headers, 'content-length': String(length) });
     res.end(reply.body);
     return;
   }
-  res.writeHead(reply.status, reply.headers);
+  res.writeHead(reply.status, headers);
   res.flushHeaders();
   const channel = reply.sse;
   let open = true;
@@ -176,13 +189,18 @@ export function writeReply(reply: HttpReply, res: ServerResponse): void {
   });
 }
 
-/** Writes a web-standard `Response`, honouring backpressure; cancels the body if the client leaves. */
+/**
+ * Writes a web-standard `Response`, honouring backpressure; cancels the body if the client leaves.
+ * A response to a request whose body was cancelled unread (see {@link toRequest}) closes its
+ * connection lingering.
+ */
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
+  res.writeHead(response.status, replyHeaders(res.req, headers));
   const body = response.body;
   if (!body) {
+    endLingering(res);
     res.end();
     return;
   }
@@ -210,6 +228,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     // The client went away mid-stream; the body was cancelled.
   } finally {
     res.off('close', stop);
+    endLingering(res);
     res.end();
   }
 }
@@ -223,7 +242,8 @@ export function toNodeListener(
   handler: ExchangeHandler | FetchHandler,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const fail = (res: ServerResponse): void => {
-    if (!res.headersSent) res.writeHead(500);
+    if (!res.headersSent) res.writeHead(500, replyHeaders(res.req, {}));
+    endLingering(res);
     res.end();
   };
   if (isExchangeHandler(handler)) {

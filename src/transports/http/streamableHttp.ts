@@ -565,6 +565,8 @@ export class StreamableHttpHandler {
       return failureReply('conflict', 'A GET stream is already open for this session');
     if (result === 'unknown-event')
       return failureReply('badLastEventId', 'Last-Event-ID does not name a stream of this session');
+    // The stream ends when the caller's credential does: the client resumes it with a fresh one.
+    if (identity?.expiresAt !== undefined && 'sse' in result) result.sse.endAt(identity.expiresAt);
     return result;
   }
 
