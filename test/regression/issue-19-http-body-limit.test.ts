@@ -219,12 +219,15 @@ describe('a fetch handler on serveHttp (the web-standard path)', () => {
 describe("the console's HTTP server (a fetch handler on serveHttp)", () => {
   let listener: HttpListener;
   let session: ConsoleSession;
+  let pageSession = '';
 
   beforeAll(async () => {
     session = new ConsoleSession();
     const guard = new ConsoleGuard(TOKEN);
     listener = await serveHttp(consoleHandler(session, guard, { html: '', files: new Map() }));
     guard.listening('127.0.0.1', listener.port);
+    // Signed in as its page is: the one-time token traded for a session.
+    pageSession = guard.signIn(TOKEN) ?? '';
   });
   afterAll(async () => {
     await session?.close();
@@ -235,7 +238,11 @@ describe("the console's HTTP server (a fetch handler on serveHttp)", () => {
     const outcomes = await chunkedPosts({
       port: listener.port,
       path: '/api/calls/none/cancel',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${pageSession}`,
+        origin: `http://127.0.0.1:${listener.port}`,
+        'content-type': 'application/json',
+      },
       chunks: 512,
       chunkBytes: 16 * 1024,
     });

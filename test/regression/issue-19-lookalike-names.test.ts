@@ -55,8 +55,12 @@ describe('issue 19: look-alike names and hidden characters', () => {
     expect(send).toContain('the description hides text in tag characters: "ignore"');
     expect(hiddenTagText(`a${TAGGED}b`)).toBe('ignore');
     expect(findings.has('plain')).toBe(false);
-    // Emoji are written with joiners and selectors: nothing to flag.
+    // Emoji and some scripts are written with joiners, selectors and marks: nothing to flag.
     expect(toolTextFindings([tool('sun', 'Sunny ☀️ family 👨‍👩‍👧')]).size).toBe(0);
+    expect(toolTextFindings([tool('fa', 'می\u200cخواهم \u200fשלום')]).size).toBe(0);
+    // ...but not a joiner between ASCII letters, nor a run of selectors (hidden bytes).
+    expect(toolTextFindings([tool('a', 'pa\u200css')]).size).toBe(1);
+    expect(toolTextFindings([tool('b', 'x\ufe0f\ufe0f')]).size).toBe(1);
   });
 
   it('gives several servers tools one set of names that cannot collide', () => {

@@ -12,8 +12,7 @@ import type { Tool } from '../../protocol/types.js';
  * zero-width, bidi controls, soft hyphen, tags, BOM) and the other default-ignorable code points
  * (variation selectors, Hangul fillers, Mongolian selectors).
  */
-const INVISIBLE_SOURCE =
-  '\\p{Cf}\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u3164\\ufe00-\\ufe0f\\uffa0\\u{e0100}-\\u{e01ef}';
+const INVISIBLE_SOURCE = '\\p{Cf}\\p{Default_Ignorable_Code_Point}';
 const INVISIBLE = new RegExp(`[${INVISIBLE_SOURCE}]`, 'gu');
 const ONE_INVISIBLE = new RegExp(`^[${INVISIBLE_SOURCE}]$`, 'u');
 
@@ -32,16 +31,21 @@ function before(text: string, index: number): string {
 const at = (text: string, index: number): string =>
   String.fromCodePoint(text.codePointAt(index) ?? 0);
 
+const LETTER = /^[\p{L}\p{M}]$/u;
+
 /**
- * Whether the invisible `char` at `index` of `text` is part of how emoji are written, and so
- * hides nothing: one presentation selector (U+FE0E, U+FE0F) right after a visible character, or a
- * zero-width joiner between two pictographs (👨‍👩‍👧). Runs of selectors, which can carry hidden
- * bytes, are not.
+ * Whether the invisible `char` at `index` of `text` is part of how text is written, and so hides
+ * nothing: one presentation selector (U+FE0E, U+FE0F) right after a visible character, a
+ * zero-width joiner between two pictographs (👨‍👩‍👧), a zero-width non-joiner or joiner between
+ * two letters beyond ASCII (Persian spelling, Indic conjuncts), the directional marks that
+ * right-to-left text needs (U+200E, U+200F, U+061C; unlike overrides they reorder nothing).
+ * Runs of selectors, which can carry hidden bytes, are not.
  */
-function emojiPart(text: string, index: number, char: string): boolean {
+function partOfWriting(text: string, index: number, char: string): boolean {
+  if (char === '\u200e' || char === '\u200f' || char === '\u061c') return true;
+  const next = text.length > index + 1 ? at(text, index + 1) : '';
   if (char === '\ufe0e' || char === '\ufe0f') {
     const previous = before(text, index);
-    const next = text.length > index + 1 ? at(text, index + 1) : '';
     return (
       previous !== '' &&
       !SELECTOR.test(previous) &&
@@ -49,22 +53,22 @@ function emojiPart(text: string, index: number, char: string): boolean {
       !SELECTOR.test(next)
     );
   }
-  if (char === '\u200d') {
+  if (char === '\u200c' || char === '\u200d') {
     let previous = before(text, index);
     if (previous === '\ufe0f') previous = before(text, index - 1);
-    const next = text.length > index + 1 ? at(text, index + 1) : '';
-    return PICTOGRAPH.test(previous) && PICTOGRAPH.test(next);
+    if (char === '\u200d' && PICTOGRAPH.test(previous) && PICTOGRAPH.test(next)) return true;
+    return LETTER.test(previous) && LETTER.test(next) && previous > '\u007f' && next > '\u007f';
   }
   return false;
 }
 
 /**
  * `text` with every character that draws nothing replaced by `show(char)` (e.g. a visible
- * escape), but for those emoji are written with.
+ * escape), but for those emoji and some scripts are written with.
  */
 export function revealInvisible(text: string, show: (char: string) => string): string {
   return text.replace(INVISIBLE, (char: string, offset: number) =>
-    emojiPart(text, offset, char) ? char : show(char),
+    partOfWriting(text, offset, char) ? char : show(char),
   );
 }
 
@@ -73,7 +77,7 @@ export function invisibleCharacters(text: string): string[] {
   const found = new Set<string>();
   for (const match of text.matchAll(INVISIBLE)) {
     const char = match[0];
-    if (emojiPart(text, match.index, char)) continue;
+    if (partOfWriting(text, match.index, char)) continue;
     found.add(`U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
   }
   return [...found];
