@@ -2,7 +2,7 @@
  * @module `toolwire console <url>... [-- <command> [args...]]`: the human in the loop in a
  * browser. Connects to each server named (several at once), serves the console page and its API
  * on 127.0.0.1 (a random port unless `--port`; another address only with `--host`), and prints
- * the URL with a one-time sign-in token (Enter on a terminal prints another), then connects: a protected
+ * the URL with a one-time sign-in token (a signed-in page gives links for other browsers), then connects: a protected
  * server's OAuth login (as `toolwire login`) is a sign-in link on the page, and a server that
  * cannot be reached is shown failed, to retry from there. Ctrl-C closes everything.
  */
@@ -190,17 +190,17 @@ export function historyFileOf(
 }
 
 /**
- * Each line on stdin (Enter, on a terminal) prints another one-time sign-in link: for another
- * browser or tab once the first link was used. Returns the stop.
+ * Each line a program writes to stdin prints another one-time sign-in link (for scripts and tests;
+ * a person gets one from a signed-in page). A terminal is not read: a console run in the
+ * background (`&`) that read its terminal would be stopped by the shell (SIGTTIN). Returns the
+ * stop.
  */
-function newLinksOnEnter(
+function newLinksOnStdin(
   io: { stdout: Pick<Writable, 'write'>; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
   link: () => string,
 ): () => void {
   const stdin = io.stdin;
-  if (!stdin) return () => {};
-  if (stdin.isTTY === true)
-    io.stdout.write('toolwire console: the link works once; press Enter here for another\n');
+  if (!stdin || stdin.isTTY === true) return () => {};
   const onData = (chunk: Buffer | string): void => {
     for (const char of String(chunk))
       if (char === '\n') io.stdout.write(`toolwire console: open ${link()}\n`);
@@ -210,7 +210,7 @@ function newLinksOnEnter(
   return () => {
     stdin.off('data', onData);
     stdin.pause();
-    // A paused pipe or terminal would still keep the process alive.
+    // A paused pipe would still keep the process alive.
     (stdin as { unref?: () => void }).unref?.();
   };
 }
@@ -232,7 +232,7 @@ export async function consoleCommand(
     stdout: Pick<Writable, 'write'>;
     stderr: Pick<Writable, 'write'>;
     signals?: SignalSource;
-    /** The terminal: Enter prints another sign-in link (each works once). */
+    /** A line from a program prints another sign-in link (each works once); a terminal is not read. */
     stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   },
 ): Promise<number> {
@@ -268,7 +268,10 @@ export async function consoleCommand(
     // The token rides in the fragment: the browser never sends it, and the page trades it once.
     const link = (t: string) => `http://${shown}:${listener?.port ?? 0}/#token=${t}`;
     io.stdout.write(`toolwire console: open ${link(token)}\n`);
-    stopLinks = newLinksOnEnter(io, () => link(guard.issue()));
+    io.stdout.write(
+      'toolwire console: the link works once; a signed-in page gives links for other browsers\n',
+    );
+    stopLinks = newLinksOnStdin(io, () => link(guard.issue()));
     // Connect once the page can show how it goes: a protected server's sign-in is a link there.
     const stopReporting = session.subscribe(reporter(io.stderr));
     void Promise.all(

@@ -194,8 +194,8 @@ the URL: with --scope, name every scope you need (a server may hide tools your s
     about: `Connect to the servers named (URLs, and one command after "--") and serve a web console for
 them on 127.0.0.1 (a free port unless --port): their tools, a form for each, a confirmation
 before each call (allow once, always for this definition, or deny), progress and cancel,
-results, and the history. Open the URL it prints: it carries a one-time sign-in token (press Enter
-in this terminal for another link); anything else is refused. A protected server shows a sign-in link on the page (its
+results, and the history. Open the URL it prints: it carries a one-time sign-in token (a signed-in
+page gives a link for another browser); anything else is refused. A protected server shows a sign-in link on the page (its
 authorization server's own page, in your browser); a server that cannot be reached shows why,
 with Retry. Ctrl-C stops it.`,
     options: [

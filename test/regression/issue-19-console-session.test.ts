@@ -166,6 +166,21 @@ describe('issue 19: a page on another port cannot use the console', () => {
     await again.getByText('This page is not signed in.').waitFor();
     // ...nor is a script.
     await expect(consoleSignIn(first)).rejects.toThrow(/401/);
+    // A signed-in page gives a link for that other browser, which works once too.
+    await page.getByRole('button', { name: 'Link for another browser' }).click();
+    const given = await page.getByLabel('sign-in link').inputValue();
+    expect(given).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{43}$/);
+    // Pasted into the signed-out tab (only the fragment changes): it signs in.
+    await again.goto(given);
+    await again.getByRole('button', { name: 'delete_note' }).waitFor();
+    await expect(consoleSignIn(given)).rejects.toThrow(/401/);
+    // Not for a page of another origin: the request needs the session.
+    const refused = await fetch(`${origin}/api/links`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(401);
     await person.close();
     await other.close();
   }, 60_000);

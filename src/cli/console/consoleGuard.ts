@@ -57,8 +57,8 @@ export type GuardVerdict =
 
 /** The message of a request without a session. */
 export const SIGN_IN_MESSAGE =
-  'Open the URL toolwire console printed (its sign-in link works once; press Enter in the ' +
-  "console's terminal for another).";
+  'Open the URL toolwire console printed (its sign-in link works once; a signed-in page gives ' +
+  'links for other browsers).';
 
 /** The guard of one console. */
 export class ConsoleGuard {

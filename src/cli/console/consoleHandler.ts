@@ -193,6 +193,11 @@ export function consoleHandler(
     if (method === 'GET' && pathname === '/api/events')
       return events(session, guard, request.signal);
     if (method !== 'POST') return json(404, { error: `No ${method} ${pathname}` });
+    // A one-time sign-in link for another browser, asked for by a signed-in page.
+    if (pathname === '/api/links') {
+      const host = request.headers.get('host') ?? '';
+      return json(200, { url: `http://${host}/#token=${guard.issue()}` });
+    }
     let m = /^\/api\/servers\/([\w-]+)\/calls$/.exec(pathname);
     if (m) {
       const server = session.servers.get(m[1]!);

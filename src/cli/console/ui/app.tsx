@@ -315,7 +315,8 @@ function SignedOut() {
       <h1>toolwire console</h1>
       <p>
         This page is not signed in. Open the link <code>toolwire console</code> printed: it works
-        once. For another link, press Enter in the terminal where the console runs.
+        once. A page that is signed in (in this browser, any tab of this console is) gives links for
+        other browsers; else restart the console for a new one.
       </p>
     </main>
   );
@@ -412,7 +413,15 @@ function App() {
       setSignedIn(ok);
       if (ok) listen(onEvent, () => setSignedIn(false), stop.signal);
     });
-    return () => stop.abort();
+    // A link pasted into this tab changes only the fragment: load the page again to sign in.
+    const pasted = (): void => {
+      if (location.hash.includes('token=')) location.reload();
+    };
+    window.addEventListener('hashchange', pasted);
+    return () => {
+      stop.abort();
+      window.removeEventListener('hashchange', pasted);
+    };
   }, []);
   if (signedIn === false) return <SignedOut />;
   const server = servers.find((s) => s.id === selected?.server);

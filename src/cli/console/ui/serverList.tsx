@@ -6,6 +6,7 @@
  * like another or hide characters are flagged). A server is named by what the person configured;
  * the name it gives itself is only a label.
  */
+import { AnotherLink } from './anotherLink.js';
 import { post } from './api.js';
 import type { Server } from './types.js';
 import { visible } from './visibleText.js';
@@ -65,6 +66,7 @@ export function ServerList(props: {
   return (
     <nav class="tools" aria-label="tools">
       <h1>toolwire console</h1>
+      <AnotherLink />
       {servers.map((s) => (
         <div key={s.id} class="server" aria-label={`server ${s.target}`}>
           <h2>{visible(s.name)}</h2>
