@@ -11,9 +11,14 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileOAuthStore } from '../../src/node.js';
 import { secretOf, signIn, startAuthServer, type TestAuthServer } from '../support/authServer.js';
-import { CLI_SERVER, startToolwire, toolwire, until } from '../support/cliRun.js';
+import {
+  CLI_SERVER,
+  serveProtected as serveOnAuth,
+  startToolwire,
+  toolwire,
+  until,
+} from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
-import { freePort } from '../support/redis.js';
 
 let auth: TestAuthServer;
 const servers: Array<ReturnType<typeof startToolwire>> = [];
@@ -35,21 +40,9 @@ function newHome(): string {
  * server; its URL.
  */
 async function serveProtected(fixture = CLI_SERVER): Promise<string> {
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const server = startToolwire([
-    ...['serve', fixture, '--http', String(port)],
-    ...['--auth-jwks', auth.jwksUri, '--auth-issuer', auth.issuer, '--auth-audience', resource],
-    ...['--auth-scope', 'mcp:tools', '--auth-allow-loopback-http'],
-  ]);
-  servers.push(server);
-  await until(
-    () => server.output().stderr.includes(resource) || server.exitCode !== null,
-    15_000,
-    'serve to listen',
-  );
-  if (server.exitCode !== null) throw new Error(`serve exited: ${server.output().stderr}`);
-  return resource;
+  const served = await serveOnAuth(auth, fixture);
+  servers.push(served.child);
+  return served.url;
 }
 
 beforeAll(async () => {

@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileOAuthStore } from '../../src/node.js';
 import { signIn, startAuthServer, type TestAuthServer } from '../support/authServer.js';
-import { CLI_SERVER, startToolwire, until } from '../support/cliRun.js';
+import { serveProtected, startToolwire, until } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
-import { freePort } from '../support/redis.js';
 
 let auth: TestAuthServer;
 let url = '';
@@ -32,20 +31,9 @@ function newHome(): string {
 
 beforeAll(async () => {
   auth = await startAuthServer();
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}/mcp`;
-  const server = startToolwire([
-    ...['serve', CLI_SERVER, '--http', String(port)],
-    ...['--auth-jwks', auth.jwksUri, '--auth-issuer', auth.issuer, '--auth-audience', url],
-    ...['--auth-scope', 'mcp:tools', '--auth-allow-loopback-http'],
-  ]);
-  children.push(server);
-  await until(
-    () => server.output().stderr.includes(url) || server.exitCode !== null,
-    15_000,
-    'serve to listen',
-  );
-  if (server.exitCode !== null) throw new Error(`serve exited: ${server.output().stderr}`);
+  const served = await serveProtected(auth);
+  url = served.url;
+  children.push(served.child);
 }, 30_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { CLI, ROOT } from './paths.js';
+import { freePort } from './redis.js';
 
 export const CLI_SERVER = `${ROOT}build/test/fixtures/cliServer.js`;
 export const HOSTILE_SERVER = `${ROOT}build/test/fixtures/hostileServer.js`;
@@ -61,6 +62,31 @@ export async function serveHttp(
     });
     child.once('close', () => reject(new Error(`serve exited: ${child.output().stderr}`)));
   });
+  return { url, child };
+}
+
+/**
+ * Starts `toolwire serve <fixture> --http <port>` requiring access tokens of `auth` for its /mcp
+ * URL (audience the URL, scope `mcp:tools`); resolves with the URL and the child once it listens,
+ * and fails loudly if it exits first.
+ */
+export async function serveProtected(
+  auth: { jwksUri: string; issuer: string },
+  fixture = CLI_SERVER,
+): Promise<{ url: string; child: ReturnType<typeof startToolwire> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const child = startToolwire([
+    ...['serve', fixture, '--http', String(port)],
+    ...['--auth-jwks', auth.jwksUri, '--auth-issuer', auth.issuer, '--auth-audience', url],
+    ...['--auth-scope', 'mcp:tools', '--auth-allow-loopback-http'],
+  ]);
+  await until(
+    () => child.output().stderr.includes(url) || child.exitCode !== null,
+    15_000,
+    'serve to listen',
+  );
+  if (child.exitCode !== null) throw new Error(`serve exited: ${child.output().stderr}`);
   return { url, child };
 }
 

@@ -16,9 +16,12 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
 }
 
-/** The fingerprint of a tool definition (hex SHA-256). `_meta` and icons are left out: they do not change behaviour. */
-export async function fingerprintTool(tool: Tool): Promise<string> {
-  const material = canonicalJson({
+/**
+ * The fields of a definition that change what the tool does or how a user judges it (`_meta` and
+ * icons are left out: they do not change behaviour).
+ */
+export function judgedFields(tool: Tool): Record<string, unknown> {
+  return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -26,7 +29,12 @@ export async function fingerprintTool(tool: Tool): Promise<string> {
     outputSchema: tool.outputSchema,
     annotations: tool.annotations,
     execution: tool.execution,
-  });
+  };
+}
+
+/** The fingerprint of a tool definition (hex SHA-256 of the canonical JSON of its judged fields). */
+export async function fingerprintTool(tool: Tool): Promise<string> {
+  const material = canonicalJson(judgedFields(tool));
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(material));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -4,7 +4,7 @@
  * name is asked about as new, and the person is told what it looks like: "renamed from …".
  */
 import type { Tool } from '../../protocol/types.js';
-import { canonicalJson } from './fingerprint.js';
+import { canonicalJson, judgedFields } from './fingerprint.js';
 
 /** How much a definition resembles another: the same but for its name, or similar. */
 export type Resemblance = 'same' | 'similar';
@@ -39,15 +39,9 @@ function wordOverlap(a: unknown, b: unknown): number {
   return shared / (x.size + y.size - shared);
 }
 
+/** The judged fields of a definition but its name, as canonical JSON. */
 const withoutName = (tool: Tool): string =>
-  canonicalJson({
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
-    annotations: tool.annotations,
-    execution: tool.execution,
-  });
+  canonicalJson({ ...judgedFields(tool), name: undefined });
 
 /**
  * How much `tool` resembles `other`: `same` when nothing but the name differs; `similar` when the
