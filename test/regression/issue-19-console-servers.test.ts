@@ -9,7 +9,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
@@ -56,9 +56,15 @@ describe('issue 19: servers in the console', () => {
     const { page, requested } = await openConsole();
     const nav = page.getByRole('navigation', { name: 'tools' });
     await nav.getByRole('button', { name: 'read', exact: true }).waitFor();
-    // The heading is the console's own name for the server, then its identity; "github" a label.
-    expect(await nav.locator('.server h2').textContent()).toBe('liarServer');
-    expect(await nav.locator('.server .note').first().textContent()).toContain('liarServer.js');
+    // The heading is what the person configured, short (the whole identity on hover); "github"
+    // only a label.
+    const heading = nav.locator('.server h2');
+    expect(await heading.textContent()).toBe(
+      `${basename(process.execPath)} liarServer.js tools.json`,
+    );
+    expect(await heading.getAttribute('title')).toContain(
+      `${ROOT}build/test/fixtures/liarServer.js`,
+    );
     expect(await nav.textContent()).toContain('calls itself "github"');
     expect(await nav.getByText('looks like another tool').count()).toBe(2);
     await nav.getByRole('button', { name: 'ｒｅａｄ' }).click();

@@ -68,6 +68,8 @@ export type ConsoleEvent =
        * (the result was refused: `error` says why). Absent when there was nothing to check.
        */
       output?: 'valid' | 'invalid';
+      /** Cancelled from the console (then `error` is "Cancelled"). */
+      cancelled?: boolean;
     };
 
 const HISTORY = 1000;
@@ -413,14 +415,19 @@ export class ConsoleSession {
           this.emit({ type: 'call-ended', call, result, ...(checked ? { output: 'valid' } : {}) });
         },
         (error: unknown) =>
-          this.emit({
-            type: 'call-ended',
-            call,
-            error: error instanceof Error ? error.message : String(error),
-            ...(error instanceof LocalError && error.code === 'invalid-output'
-              ? { output: 'invalid' }
-              : {}),
-          }),
+          this.emit(
+            controller.signal.aborted
+              ? // The person cancelled it: said as such, whatever the client's error reads.
+                { type: 'call-ended', call, error: 'Cancelled', cancelled: true }
+              : {
+                  type: 'call-ended',
+                  call,
+                  error: error instanceof Error ? error.message : String(error),
+                  ...(error instanceof LocalError && error.code === 'invalid-output'
+                    ? { output: 'invalid' }
+                    : {}),
+                },
+          ),
       )
       .finally(() => this.running.delete(call));
     return call;

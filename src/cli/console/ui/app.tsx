@@ -8,6 +8,9 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { answer, listen, post, signIn, streamOpened } from './api.js';
+import { ConfirmDialog } from './confirmDialog.js';
+import { ServerLabel } from './serverLabel.js';
+import { Description, Findings, Hints } from './toolText.js';
 import { ResultView } from './contentView.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
 import { Guarded } from './guarded.js';
@@ -15,34 +18,6 @@ import { InputDialog } from './inputDialog.js';
 import { ServerList } from './serverList.js';
 import type { Call, Confirmation, Event, Input, Json, Server, Tool } from './types.js';
 import { instructionLike, visible } from './visibleText.js';
-
-function Description({ text }: { text: string }) {
-  return (
-    <div class="description">
-      {text.split('\n').map((line, i) => (
-        <div key={i} class={instructionLike(line) ? 'flagged' : ''}>
-          {instructionLike(line) ? (
-            <span class="badge warn">reads like an instruction to the model</span>
-          ) : null}
-          {visible(line)}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function hints(tool: Tool): string[] {
-  const a = tool.annotations ?? {};
-  return [
-    a['readOnlyHint'] === true
-      ? 'read-only'
-      : a['destructiveHint'] === false
-        ? 'not destructive'
-        : 'destructive',
-    a['idempotentHint'] === true ? 'idempotent' : 'not idempotent',
-    a['openWorldHint'] === false ? 'closed world' : 'open world',
-  ];
-}
 
 function ToolDetail(props: {
   server: Server;
@@ -61,7 +36,7 @@ function ToolDetail(props: {
         <code>{visible(tool.name)}</code>
       </h2>
       <div class="note">
-        on {visible(props.server.target)}
+        on <ServerLabel target={props.server.target} />
         {tool.exposedAs ? (
           <>
             {' '}
@@ -72,13 +47,8 @@ function ToolDetail(props: {
       <Findings findings={tool.findings ?? []} />
       {tool.description ? <Description text={tool.description} /> : null}
       <div class="hints">
-        hints (untrusted):{' '}
-        {hints(tool).map((h) => (
-          <span key={h} class="badge">
-            {h}
-          </span>
-        ))}{' '}
-        task support: {tool.execution?.taskSupport ?? 'forbidden'}
+        <Hints tool={tool} trusted={props.server.trustAnnotations} /> task support:{' '}
+        {tool.execution?.taskSupport ?? 'forbidden'}
       </div>
       <details>
         <summary>input schema</summary>
@@ -108,81 +78,6 @@ function ToolDetail(props: {
         onSubmit={(args) => props.onCall(args, asTask)}
       />
     </section>
-  );
-}
-
-/** What the person should know of a tool's text, as warnings. */
-function Findings({ findings }: { findings: readonly string[] }) {
-  if (findings.length === 0) return null;
-  return (
-    <ul class="findings">
-      {findings.map((f, i) => (
-        <li key={i} class="badge warn">
-          {visible(f)}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function ConfirmDialog({ waiting }: { waiting: Confirmation }) {
-  const { request } = waiting;
-  const decide = (decision: string) =>
-    void answer(`/api/confirmations/${waiting.id}`, waiting, { decision });
-  return (
-    <div class="dialog" role="dialog" aria-label="confirm the call">
-      <h2>Call {visible(request.tool.name)}?</h2>
-      {request.target ? (
-        <div class="note">
-          on {visible(request.target)}
-          {request.server?.name ? (
-            <span class="label">
-              {' '}
-              (calls itself {visible(JSON.stringify(request.server.name))})
-            </span>
-          ) : null}
-        </div>
-      ) : null}
-      <div class="note">
-        {request.reason === 'fewer-confirmations' || request.fewerConfirmations === true
-          ? 'It now claims to be read-only (no confirmation needed), and did not before.'
-          : request.reason === 'definition-changed'
-            ? 'Its definition changed since you allowed it always.'
-            : 'The server could use this tool to act on your behalf.'}
-      </div>
-      {request.renamedFrom ? (
-        <div class="badge warn">
-          renamed from {visible(request.renamedFrom.from)}? (
-          {request.renamedFrom.resemblance === 'same' ? 'the same' : 'a similar'} definition was
-          offered under that name)
-        </div>
-      ) : null}
-      <Findings findings={request.findings ?? []} />
-      <div>arguments</div>
-      <pre class="json args">{visible(JSON.stringify(request.arguments, null, 2))}</pre>
-      {request.previous ? (
-        <div class="changed">
-          <div>what changed</div>
-          <pre class="json diff">
-            {(request.diff ?? []).map((line, i) => (
-              <div
-                key={i}
-                class={line.startsWith('+') ? 'added' : line.startsWith('-') ? 'removed' : ''}
-              >
-                {visible(line)}
-              </div>
-            ))}
-          </pre>
-        </div>
-      ) : null}
-      <div class="actions">
-        <button onClick={() => decide('allow-once')}>Allow once</button>
-        <button onClick={() => decide('allow-always')}>Always allow this definition</button>
-        <button class="danger" onClick={() => decide('deny')}>
-          Deny
-        </button>
-      </div>
-    </div>
   );
 }
 
@@ -244,7 +139,11 @@ function CallView({ call }: { call: Call }) {
       {call.output === 'valid' ? (
         <div class="badge ok">structured content valid against the output schema</div>
       ) : null}
-      {call.error !== undefined ? <div class="badge error">{visible(call.error)}</div> : null}
+      {call.cancelled ? (
+        <div class="badge">Cancelled</div>
+      ) : call.error !== undefined ? (
+        <div class="badge error">{visible(call.error)}</div>
+      ) : null}
     </div>
   );
 }
@@ -404,6 +303,7 @@ function App() {
                   ...(e['result'] ? { result: e['result'] as Json } : {}),
                   ...(e['error'] !== undefined ? { error: String(e['error']) } : {}),
                   ...(e['output'] !== undefined ? { output: e['output'] as Call['output'] } : {}),
+                  ...(e['cancelled'] === true ? { cancelled: true } : {}),
                 }
               : c,
           ),
@@ -481,7 +381,10 @@ function App() {
               }),
           }}
         >
-          <ConfirmDialog waiting={waiting[0]} />
+          <ConfirmDialog
+            waiting={waiting[0]}
+            trusted={servers.find((s) => s.id === waiting[0]?.server)?.trustAnnotations === true}
+          />
         </Guarded>
       ) : inputs[0] ? (
         <Guarded

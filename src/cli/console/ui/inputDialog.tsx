@@ -39,7 +39,13 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
   if (input.kind === 'sampling') {
     const messages = Array.isArray(p['messages']) ? (p['messages'] as Json[]) : [];
     return (
-      <div class="dialog" role="dialog" aria-label="the server asks for a model's reply">
+      <div
+        class="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label="the server asks for a model's reply"
+        onKeyDown={(e) => e.key === 'Escape' && answer({})}
+      >
         <h2>The server asks for a model&apos;s reply</h2>
         {typeof p['systemPrompt'] === 'string' ? (
           <pre class="text">system: {visible(p['systemPrompt'])}</pre>
@@ -87,7 +93,13 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
     );
   }
   return (
-    <div class="dialog" role="dialog" aria-label="the server asks you">
+    <div
+      class="dialog"
+      role="dialog"
+      aria-modal="true"
+      aria-label="the server asks you"
+      onKeyDown={(e) => e.key === 'Escape' && answer({ action: 'cancel' })}
+    >
       <h2>The server asks</h2>
       <p>{visible(String(p['message'] ?? ''))}</p>
       {p['mode'] === 'url' ? (

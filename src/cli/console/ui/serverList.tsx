@@ -8,6 +8,7 @@
  */
 import { AnotherLink } from './anotherLink.js';
 import { post } from './api.js';
+import { shortTarget } from './serverLabel.js';
 import type { Server } from './types.js';
 import { visible } from './visibleText.js';
 
@@ -69,8 +70,7 @@ export function ServerList(props: {
       <AnotherLink />
       {servers.map((s) => (
         <div key={s.id} class="server" aria-label={`server ${s.target}`}>
-          <h2>{visible(s.name)}</h2>
-          <div class="note">{visible(s.target)}</div>
+          <h2 title={visible(s.target)}>{visible(shortTarget(s.target))}</h2>
           {s.serverInfo ? (
             <div class="note label">
               calls itself {visible(JSON.stringify(s.serverInfo.name))}

@@ -26,8 +26,8 @@ export interface Server {
   error?: string;
   /** The authorization URL waiting for the person to sign in. */
   signInUrl?: string;
-  /** The name and version it gives itself: a label, not an identity. */
-  serverInfo?: { name: string; version: string };
+  /** The name, title and version it gives itself: a label, not an identity. */
+  serverInfo?: { name: string; version: string; title?: string };
   trustAnnotations: boolean;
   /** Trusted in config.json: the page cannot change it. */
   trustedInConfig?: boolean;
@@ -78,5 +78,7 @@ export interface Call {
   output?: 'valid' | 'invalid';
   /** The log messages its server sent while it ran. */
   logs?: string[];
+  /** Cancelled from the console. */
+  cancelled?: boolean;
 }
 export type Event = Json & { type: string; at: string };
