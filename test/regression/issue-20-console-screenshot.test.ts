@@ -53,7 +53,7 @@ describe("the README's picture of the console", () => {
     await page.getByRole('button', { name: 'echo', exact: true }).click();
     await page.fill('#field-message', 'hello');
     await page.getByRole('button', { name: 'Call', exact: true }).click();
-    await page.locator('.call').first().getByText('hello').waitFor();
+    await page.locator('.call pre.text').getByText('hello', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'add', exact: true }).click();
     await page.fill('#field-a', '2');
     await page.fill('#field-b', '40');
