@@ -1,14 +1,17 @@
 // `npm test`: prepare (install, build what changed), then type-check, lint, format check, and run every test.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { plainOutputEnv } from './plainOutput.mjs';
 import { prepare } from './prepare.mjs';
 import { ensureRedisServer } from './redisServer.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
+// Off a terminal (a log file, CI), the steps and the processes the tests start print no colour.
+const env = plainOutputEnv();
 const step = (label, file, args) => {
   console.error(`[test] ${label}`);
-  execFileSync(file, args, { cwd: root, stdio: 'inherit' });
+  execFileSync(file, args, { cwd: root, stdio: 'inherit', env });
 };
 
 try {

@@ -1,11 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { McpClient } from 'toolwire';
 import { StdioClientTransport } from 'toolwire/stdio';
 
 const client = new McpClient({ name: 'quickstart', version: '1.0.0' });
 await client.connect(
   new StdioClientTransport({
-    command: 'node',
-    args: [new URL('./server.js', import.meta.url).pathname],
+    command: process.execPath,
+    args: ['--import', 'tsx', fileURLToPath(new URL('server.ts', import.meta.url))],
   }),
 );
 

@@ -1,17 +1,4 @@
-import { McpServer } from 'toolwire';
 import { StdioServerTransport } from 'toolwire/stdio';
-import * as z from 'zod';
-
-const server = new McpServer({ name: 'weather', version: '1.0.0' });
-
-server.registerTool(
-  'forecast',
-  {
-    description: "Tomorrow's forecast for a city",
-    inputSchema: z.object({ city: z.string() }),
-    outputSchema: z.object({ city: z.string(), celsius: z.number() }),
-  },
-  ({ city }) => ({ structuredContent: { city, celsius: 21.5 } }),
-);
+import server from './tools.js'; // tools.ts: TypeScript names it by the file it compiles to
 
 await server.connect(new StdioServerTransport());

@@ -42,13 +42,21 @@ async function run(command: Command): Promise<number> {
 }
 
 const argv = process.argv.slice(2);
+let kind: Command['kind'] | undefined;
 Promise.resolve()
-  .then(() => run(parseCommand(argv)))
+  .then(() => {
+    const command = parseCommand(argv);
+    kind = command.kind;
+    return run(command);
+  })
   .then(
     (code) => {
       process.exitCode = code;
     },
     (error: unknown) => {
       process.exitCode = printFailure(describeFailure(error), process, wantsJsonOutput(argv));
+      // A module serve refused may still hold the process open (a transport of its own reading
+      // stdin, timers): the host that started it would wait for a server that never comes.
+      if (kind === 'serve') process.exit();
     },
   );

@@ -66,8 +66,31 @@ export async function loadServer(
       candidate = await (candidate as (context: ServeContext) => unknown)(context);
     if (looksLikeServer(candidate)) return candidate;
   }
-  throw new UsageError(
-    `serve: ${modulePath} exports no McpServer as ${names.map((n) => `"${n}"`).join(' or ')} (a server or a function returning one)`,
+  throw new UsageError(refusal(modulePath, exportName, Object.keys(loaded)));
+}
+
+/**
+ * Why a module cannot be served, and the shape `serve` expects: its default export (or the one
+ * --export names) is an McpServer or a function returning one. A module exporting nothing is
+ * likely a program connecting its server itself: that one is run with node instead.
+ */
+function refusal(modulePath: string, exportName: string | undefined, exported: string[]): string {
+  const found = exported.length > 0 ? `its exports: ${exported.join(', ')}` : 'it exports nothing';
+  if (exportName !== undefined)
+    return (
+      `serve: ${modulePath} exports no McpServer as "${exportName}" (${found}): ` +
+      `export the McpServer (or a function returning one) under that name, or leave out --export ` +
+      `to serve the default export`
+    );
+  const program =
+    exported.length === 0
+      ? '. A module that connects its server itself (server.connect(...)) is a program: run it ' +
+        'with node (or tsx) instead of toolwire serve'
+      : '';
+  return (
+    `serve: ${modulePath} exports no McpServer (${found}): ` +
+    `export default an McpServer (or a function returning one), as in "export default server;", ` +
+    `or name the export with --export <name>${program}`
   );
 }
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_SERVER } from '../support/cliRun.js';
-import { CLI, EVERYTHING, QUICKSTART_CLIENT } from '../support/paths.js';
+import { CLI, EVERYTHING, QUICKSTART_CLIENT, ROOT } from '../support/paths.js';
 
 function toolwire(...args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -123,7 +123,8 @@ describe('toolwire CLI', () => {
 
 describe('examples', () => {
   it('the README quick-start client runs against the quick-start server', () => {
-    const r = spawnSync(process.execPath, [QUICKSTART_CLIENT], {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', QUICKSTART_CLIENT], {
+      cwd: ROOT,
       encoding: 'utf8',
       timeout: 20_000,
     });
