@@ -158,7 +158,13 @@ export function confirmationPolicy(settings: ConfirmSettings, io: PromptIo): App
           kind: 'usage',
           message:
             `tool "${terminalLine(request.tool.name)}" needs confirmation (${why(request, settings.trusted)}), ` +
-            'and there is no terminal to ask on: pass --yes to allow it, or --confirm never',
+            'and there is no terminal to ask on: pass --yes to allow it, or --confirm never' +
+            // A read-only tool of a server not trusted: trusting it is the third way.
+            (!settings.trusted &&
+            request.reason === 'first-use' &&
+            request.tool.annotations?.readOnlyHint === true
+              ? ', or --trust-annotations if you trust this server'
+              : ''),
           exitCode: EXIT.usage,
           details: { tool: request.tool.name, reason: request.reason },
         });

@@ -46,6 +46,7 @@ describe('toolwire call asks before a tool that is not read-only', () => {
     expect(untrusted.stderr).toContain(
       'it says it is read-only, but you have not marked this server trusted',
     );
+    expect(untrusted.stderr).toContain('or --trust-annotations if you trust this server');
     const read = await run([
       'call',
       'read_note',
