@@ -15,6 +15,7 @@ const LAYERS = [
   'stores',
   'cli',
   'otel',
+  'testing',
 ];
 
 /**
@@ -77,38 +78,38 @@ export default tseslint.config(
   ),
   layer(
     'protocol',
-    ['tasks', 'server', 'client', 'transports', 'stores', 'cli', 'otel'],
+    ['tasks', 'server', 'client', 'transports', 'stores', 'cli', 'otel', 'testing'],
     'L1 protocol imports only jsonrpc, and no Node',
     NODE,
   ),
   layer(
     'tasks',
-    ['server', 'client', 'transports', 'stores', 'cli', 'otel'],
+    ['server', 'client', 'transports', 'stores', 'cli', 'otel', 'testing'],
     'L2 tasks imports only jsonrpc and protocol, and no Node',
     NODE,
   ),
   layer(
     'server',
-    ['client', 'transports', 'stores', 'cli', 'otel'],
+    ['client', 'transports', 'stores', 'cli', 'otel', 'testing'],
     'L2 server imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
   layer(
     'client',
-    ['server', 'transports', 'stores', 'cli', 'otel'],
+    ['server', 'transports', 'stores', 'cli', 'otel', 'testing'],
     'L2 client imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
   layer(
     'transports',
-    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli', 'otel'],
+    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli', 'otel', 'testing'],
     'transports import only jsonrpc',
   ),
   // stores/ also implements the HTTP cluster interfaces (transports/http/cluster.ts) and the rate
   // limit store interface (server/rateLimitStore.ts, its one file of server/): see src/redis.ts.
   layer(
     'stores',
-    ['protocol', 'server', 'client', 'cli', 'otel'],
+    ['protocol', 'server', 'client', 'cli', 'otel', 'testing'],
     'stores import only jsonrpc, the tasks interface, the rate limit store interface and the transports they implement',
     [],
     ['server/rateLimitStore.js'],
@@ -124,7 +125,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../tasks/*', '../transports/*', '../stores/*', '../cli/*', ...NODE],
+              group: [
+                '../tasks/*',
+                '../transports/*',
+                '../stores/*',
+                '../cli/*',
+                '../testing/*',
+                ...NODE,
+              ],
               message: 'toolwire/otel imports only jsonrpc, protocol, server and client types',
             },
             {
@@ -139,8 +147,15 @@ export default tseslint.config(
   },
   layer(
     'cli',
-    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'otel'],
+    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'otel', 'testing'],
     'the CLI imports only entry files',
+  ),
+  // toolwire/testing uses toolwire as its users do (the entry files), on any runtime.
+  layer(
+    'testing',
+    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'cli', 'otel'],
+    'toolwire/testing imports only entry files, and no Node',
+    NODE,
   ),
   {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts', 'scripts/**/*.ts'],

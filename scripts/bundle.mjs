@@ -20,6 +20,7 @@ export const ENTRY_POINTS = [
   'node.ts',
   'redis.ts',
   'otel.ts',
+  'testing.ts',
   'cli/main.ts',
   // Loaded by URL from cli/watch.ts (module.register), never imported.
   'cli/watchHooks.ts',

@@ -11,15 +11,8 @@ import type { CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { featuresOf } from '../protocol/versions.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
-import { middlewareResult, outputStage } from './callResult.js';
-import {
-  accessibleTool,
-  admitCall,
-  asPromise,
-  middlewareToolError,
-  runTool,
-  type SlotHolder,
-} from './callTool.js';
+import { middlewareResult, middlewareToolError, outputStage } from './callResult.js';
+import { accessibleTool, admitCall, asPromise, runTool, type SlotHolder } from './callTool.js';
 import type { Admitted } from './rateLimitStore.js';
 import type { MiddlewareRequest } from './middleware.js';
 import type { MiddlewareChain, PolicyStages } from './middlewareChain.js';
@@ -49,6 +42,11 @@ export function callThroughChain(
   const check = (value: JsonObject): JsonObject => {
     if (value === checked || isTaskCreated(value)) return value;
     checked = middlewareResult({ deps, features, entry }, value) as unknown as JsonObject;
+    return checked;
+  };
+  // A ToolError becomes its result where a middleware throws it (see middlewareToolError).
+  const recover = (thrown: unknown): JsonObject => {
+    checked = middlewareToolError({ deps, features, entry }, thrown) as unknown as JsonObject;
     return checked;
   };
   const stages: PolicyStages = {
@@ -93,7 +91,5 @@ export function callThroughChain(
       checked = value as unknown as JsonObject;
       return checked;
     });
-  return chain
-    .run(request.policy, stages, core)
-    .then(check, (error: unknown) => middlewareToolError(features, error) as unknown as JsonObject);
+  return chain.run(request.policy, { stages, recover }, core).then(check, recover);
 }

@@ -158,3 +158,17 @@ export function middlewareResult(
     features,
   );
 }
+
+/**
+ * What a `ToolError` thrown by a middleware of a `tools/call` becomes, at the point it is thrown:
+ * the `isError` result a handler's `ToolError` gives (its message, checked, sanitised and
+ * projected for the revision), so every middleware outside receives from `next()` what the
+ * client will. Anything else is rethrown (an `RpcError` stays a protocol error).
+ */
+export function middlewareToolError(
+  scope: { deps: CallDependencies; features: RevisionFeatures; entry: ToolEntry | undefined },
+  thrown: unknown,
+): CallToolResult {
+  if (!(thrown instanceof ToolError)) throw thrown;
+  return middlewareResult(scope, toolError(thrown.message));
+}

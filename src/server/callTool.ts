@@ -10,14 +10,14 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { describeIssues } from '../protocol/jsonSchema.js';
 import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
-import { callToolResultForRevision } from '../protocol/projection.js';
 import type { CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { featuresOf, type RevisionFeatures } from '../protocol/versions.js';
+import { featuresOf } from '../protocol/versions.js';
 import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
 import {
   checkOutput,
   middlewareResult,
+  middlewareToolError,
   outputPolicyOf,
   outputStage,
   projected,
@@ -29,7 +29,7 @@ import { PolicyRequest } from './middlewareRequest.js';
 import { PendingCall } from './pendingCall.js';
 import { rateLimitedError, type RateLimitVerdict } from './rateLimitPolicy.js';
 import type { Admitted } from './rateLimitStore.js';
-import { toolError, ToolError } from './results.js';
+import { toolError } from './results.js';
 import { CallContext, type SessionPort, type TaskBinding } from './toolContext.js';
 import { projectedDefinition, type ToolEntry } from './toolDefinition.js';
 import type { ToolSchemaCheck } from './toolSchema.js';
@@ -304,18 +304,25 @@ export function runTool(run: ToolRun): CallOutcome {
   };
   if (own === undefined) return negotiateAndRun(plan, params, slot);
   const policy = request.policy ?? policyRequestOf(plan);
+  const scope = { deps, features, entry };
+  /** The result a converted ToolError became: already checked. */
+  let recovered: JsonObject | undefined;
+  const recover = (thrown: unknown): JsonObject => {
+    recovered = middlewareToolError(scope, thrown) as unknown as JsonObject;
+    return recovered;
+  };
   const out = runSteps(
-    { steps: own },
+    { steps: own, recover },
     policy,
     () => asPromise(negotiateAndRun(plan, params, slot)) as unknown as Promise<JsonObject>,
   ).then(
     (value) => {
-      // A CreateTaskResult (task-augmented call) passes; anything else is checked.
-      if (value['task'] !== undefined && value['content'] === undefined)
+      // A CreateTaskResult (task-augmented call) and a converted ToolError pass; the rest is checked.
+      if (value === recovered || (value['task'] !== undefined && value['content'] === undefined))
         return value as unknown as CallToolResult;
-      return middlewareResult({ deps, features, entry }, value);
+      return middlewareResult(scope, value);
     },
-    (error: unknown) => middlewareToolError(features, error),
+    (thrown: unknown) => middlewareToolError(scope, thrown),
   );
   if (staged) return out;
   return out.then((result) => ('content' in result ? outputStage(plan, result) : result));
@@ -377,13 +384,6 @@ function policyRequestOf(plan: CallPlan): MiddlewareRequest {
     },
     request.incoming,
   );
-}
-
-/** A `ToolError` thrown by a middleware fails the call with its message, as from a handler. */
-export function middlewareToolError(features: RevisionFeatures, error: unknown): CallToolResult {
-  if (error instanceof ToolError)
-    return callToolResultForRevision(toolError(error.message), features);
-  throw error;
 }
 
 /**

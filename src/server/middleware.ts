@@ -2,8 +2,9 @@
  * @module Server middleware: functions around the handling of each request after `initialize`
  * (`tools/list`, `tools/call`, the task methods, `logging/setLevel`, `ping`). A middleware sees
  * the method, params, session, caller and, for `tools/call`, the tool; it calls `next()` to go on,
- * or answers itself (return a result, throw an `RpcError` or, for `tools/call`, a `ToolError`),
- * and may transform what `next()` returns or time and log the request.
+ * or answers itself (return a result, throw an `RpcError` or, for `tools/call`, a `ToolError`,
+ * which middleware outside it receive from `next()` as the `isError` result the client gets), and
+ * may transform what `next()` returns or time and log the request.
  *
  * The built-in policy runs as stages of the same chain, in this order from the outside in:
  * `access` (visibility and scopes) → `rateLimit` (rate limits and the concurrency cap) →

@@ -20,6 +20,18 @@ export type PolicyStages = Readonly<Record<PolicyStage, Middleware>>;
 /** What the innermost step answers: a result now, later, or through a Deferred. */
 export type CoreOutcome = JsonObject | Promise<JsonObject> | Deferred<JsonObject>;
 
+/**
+ * Turns what a middleware threw into the answer the client will receive (for `tools/call`, a
+ * `ToolError` becomes its `isError` result), or rethrows it.
+ */
+export type Recover = (thrown: unknown) => JsonObject;
+
+/** How a `tools/call` runs through the chain: its built-in stages, and what a `ToolError` becomes. */
+export interface CallSteps {
+  readonly stages: PolicyStages;
+  readonly recover: Recover;
+}
+
 /** The slot a placement puts a middleware in: 0 outside `access` ... 3 inside `sanitize`. */
 function slotOf(placement: MiddlewarePlacement | undefined): number {
   if (placement === undefined) return POLICY_STAGES.length;
@@ -79,15 +91,17 @@ export class MiddlewareChain {
   }
 
   /**
-   * Runs `request` through the chain to `core`. `stages` are the built-in stages of a tool call;
-   * without them (any other method) only the middleware run.
+   * Runs `request` through the chain to `core`. `call` holds the built-in stages of a tool call;
+   * without it (any other method) only the middleware run.
    */
   run(
     request: MiddlewareRequest,
-    stages: PolicyStages | undefined,
+    call: CallSteps | undefined,
     core: () => CoreOutcome,
   ): Promise<JsonObject> {
-    return runSteps({ steps: stages ? this.callSteps : this.otherSteps, stages }, request, core);
+    if (call === undefined) return runSteps({ steps: this.otherSteps }, request, core);
+    const { stages, recover } = call;
+    return runSteps({ steps: this.callSteps, stages, recover }, request, core);
   }
 }
 
@@ -109,18 +123,30 @@ function runStages(
   return at(0);
 }
 
+/** The steps {@link runSteps} runs. */
+export interface StepRun {
+  readonly steps: readonly ChainStep[];
+  readonly stages?: PolicyStages | undefined;
+  /**
+   * Applied where a middleware throws, so every middleware outside it receives from `next()` the
+   * answer the client will (a `tools/call`'s `ToolError` as its `isError` result).
+   */
+  readonly recover?: Recover | undefined;
+}
+
 /**
  * Runs `chain.steps` outermost first (stage runs through `chain.stages`), then `core`. Each `next`
  * may be called once. Not an async function: a step that answers synchronously costs no extra
  * promise, and one that throws rejects.
  */
 export function runSteps(
-  chain: { readonly steps: readonly ChainStep[]; readonly stages?: PolicyStages | undefined },
+  chain: StepRun,
   request: MiddlewareRequest,
   core: () => CoreOutcome,
 ): Promise<JsonObject> {
-  const { steps, stages } = chain;
+  const { steps, stages, recover } = chain;
   const dispatch = (index: number): Promise<JsonObject> => {
+    let middleware = false;
     try {
       if (index >= steps.length) return asPromise(core());
       const step = steps[index] as ChainStep;
@@ -130,16 +156,27 @@ export function runSteps(
         called = true;
         return dispatch(index + 1);
       };
+      middleware = typeof step === 'function';
       const out =
         typeof step === 'function'
           ? step(request, next)
           : runStages({ names: step, stages: stages as PolicyStages }, request, next);
-      return out instanceof Promise ? out : Promise.resolve(out);
+      if (!(out instanceof Promise)) return Promise.resolve(out);
+      return middleware && recover ? out.catch(recover) : out;
     } catch (error) {
-      return Promise.reject(asError(error));
+      return middleware && recover ? recovered(recover, error) : Promise.reject(asError(error));
     }
   };
   return dispatch(0);
+}
+
+/** What `recover` makes of a synchronous throw, as a promise. */
+function recovered(recover: Recover, thrown: unknown): Promise<JsonObject> {
+  try {
+    return Promise.resolve(recover(thrown));
+  } catch (error) {
+    return Promise.reject(asError(error));
+  }
 }
 
 /** A thrown value as an Error (a non-Error throw is wrapped, its text kept). */

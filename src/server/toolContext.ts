@@ -48,7 +48,11 @@ export interface ClientRequestOptions {
   signal?: AbortSignal;
 }
 
-/** The second argument of every tool handler. */
+/**
+ * The second argument of every tool handler. Every member works on its own, so the context can
+ * be destructured: `async (args, { signal, progress, log, elicit }) => …` (the functions need no
+ * `this`, which their types say with `this: void`).
+ */
 export interface ToolContext {
   /** Aborted when the client cancels the call, the call's deadline passes or the session ends. */
   readonly signal: AbortSignal;
@@ -61,25 +65,38 @@ export interface ToolContext {
   readonly session: SessionInfo;
   /** The caller, as the transport or `connect()` established it. */
   readonly identity: Identity | undefined;
+  /** One function per logging level, e.g. `log.info(data, logger?)`; each works on its own. */
   readonly log: ToolLogger;
   /**
    * Reports progress when the client asked for it (a no-op otherwise). Values must increase;
    * one that does not is dropped, as are reports after the call ended.
    */
-  progress(progress: number, details?: { total?: number; message?: string }): void;
+  readonly progress: (
+    this: void,
+    progress: number,
+    details?: { total?: number; message?: string },
+  ) => void;
   /** Asks the client's model for a completion (`sampling/createMessage`). */
-  sample(params: CreateMessageParams, options?: ClientRequestOptions): Promise<CreateMessageResult>;
+  readonly sample: (
+    this: void,
+    params: CreateMessageParams,
+    options?: ClientRequestOptions,
+  ) => Promise<CreateMessageResult>;
   /** Asks the user for input (`elicitation/create`). */
-  elicit(params: ElicitParams, options?: ClientRequestOptions): Promise<ElicitResult>;
+  readonly elicit: (
+    this: void,
+    params: ElicitParams,
+    options?: ClientRequestOptions,
+  ) => Promise<ElicitResult>;
   /** Asks the client for its roots (`roots/list`). */
-  listRoots(options?: ClientRequestOptions): Promise<ListRootsResult>;
+  readonly listRoots: (this: void, options?: ClientRequestOptions) => Promise<ListRootsResult>;
   /**
    * Ends the HTTP connection carrying this call's response stream without ending the stream: the
    * client reconnects after the announced `retry` delay and receives the rest, result included
    * (Streamable HTTP polling, SEP-1699). Frees the connection during a long call. Does nothing on
    * transports without streams.
    */
-  closeStream(): void;
+  readonly closeStream: (this: void) => void;
 }
 
 /** What the call pipeline needs from the session to build a context. */
@@ -124,7 +141,9 @@ export interface CallContextOptions {
 
 /**
  * The context of one call. A class, not a literal of closures: one is built per call, on the hot
- * path, and its logger and AbortSignal are created only when a handler uses them.
+ * path, and its logger, its AbortSignal and each of its functions are created only when a
+ * handler reads them. A function is bound to its context when first read (then kept), so it
+ * works destructured, and a handler that uses none costs no closure.
  */
 export class CallContext implements ToolContext {
   readonly requestId: RequestId;
@@ -140,6 +159,11 @@ export class CallContext implements ToolContext {
   private active = true;
   private logger: ToolLogger | undefined;
   private readonly outputPolicy: OutputPolicy | undefined;
+  private progressFn: ToolContext['progress'] | undefined;
+  private sampleFn: ToolContext['sample'] | undefined;
+  private elicitFn: ToolContext['elicit'] | undefined;
+  private listRootsFn: ToolContext['listRoots'] | undefined;
+  private closeStreamFn: ToolContext['closeStream'] | undefined;
 
   constructor(options: CallContextOptions) {
     this.outputPolicy = options.outputPolicy;
@@ -176,7 +200,27 @@ export class CallContext implements ToolContext {
     return this.logger;
   }
 
-  closeStream(): void {
+  get progress(): ToolContext['progress'] {
+    return (this.progressFn ??= (progress, details) => this.reportProgress(progress, details));
+  }
+
+  get sample(): ToolContext['sample'] {
+    return (this.sampleFn ??= (params, options) => this.askSampling(params, options));
+  }
+
+  get elicit(): ToolContext['elicit'] {
+    return (this.elicitFn ??= (params, options) => this.askElicitation(params, options));
+  }
+
+  get listRoots(): ToolContext['listRoots'] {
+    return (this.listRootsFn ??= (options) => this.askRoots(options));
+  }
+
+  get closeStream(): ToolContext['closeStream'] {
+    return (this.closeStreamFn ??= () => this.endStream());
+  }
+
+  private endStream(): void {
     // A task's call has no stream of its own: its messages follow tasks/result or the GET stream.
     if (this.active && !this.task) this.port.closeStream(this.requestId);
   }
@@ -190,7 +234,10 @@ export class CallContext implements ToolContext {
     this.active = false;
   }
 
-  progress(progress: number, details?: { total?: number; message?: string }): void {
+  private reportProgress(
+    progress: number,
+    details: { total?: number; message?: string } | undefined,
+  ): void {
     if (!this.active || this.progressToken === undefined || !(progress > this.lastProgress)) return;
     this.lastProgress = progress;
     const params: ProgressParams = { progressToken: this.progressToken, progress };
@@ -203,9 +250,9 @@ export class CallContext implements ToolContext {
     this.port.sendProgress(params, this.task ? this.task.route() : this.requestId);
   }
 
-  async sample(
+  private async askSampling(
     params: CreateMessageParams,
-    options?: ClientRequestOptions,
+    options: ClientRequestOptions | undefined,
   ): Promise<CreateMessageResult> {
     const caps = this.session.clientCapabilities;
     if (!caps.sampling)
@@ -228,7 +275,10 @@ export class CallContext implements ToolContext {
     return result as unknown as CreateMessageResult;
   }
 
-  async elicit(params: ElicitParams, options?: ClientRequestOptions): Promise<ElicitResult> {
+  private async askElicitation(
+    params: ElicitParams,
+    options: ClientRequestOptions | undefined,
+  ): Promise<ElicitResult> {
     const elicitation = this.session.clientCapabilities.elicitation;
     const features = featuresOf(this.session.protocolVersion);
     if (!elicitation || !features.elicitation) {
@@ -260,7 +310,7 @@ export class CallContext implements ToolContext {
     return (await this.ask('elicitation/create', sent, options)) as unknown as ElicitResult;
   }
 
-  async listRoots(options?: ClientRequestOptions): Promise<ListRootsResult> {
+  private async askRoots(options: ClientRequestOptions | undefined): Promise<ListRootsResult> {
     if (!this.session.clientCapabilities.roots) {
       throw new LocalError('capability-missing', 'The client does not support roots');
     }

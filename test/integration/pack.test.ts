@@ -31,6 +31,7 @@ const ENTRY_EXPORTS: Record<string, string> = {
   './node': 'serveHttp',
   './redis': 'RedisTaskStore',
   './otel': 'serverTelemetry',
+  './testing': 'connectInMemory',
 };
 const specifier = (entry: string) => (entry === '.' ? 'toolwire' : `toolwire${entry.slice(1)}`);
 const TSC = `${ROOT}node_modules/typescript/bin/tsc`;
@@ -133,7 +134,9 @@ describe('the packed package, installed into a project outside the repository', 
         // The console's page: its stylesheet beside its script.
         path !== 'dist/console/app.css' &&
         !(/^src\/.+\.(ts|tsx)$/.test(path) && !path.endsWith('.test.ts')) &&
-        path !== 'src/cli/console/ui/console.css',
+        path !== 'src/cli/console/ui/console.css' &&
+        // The official schemas toolwire/testing checks messages against, with their licence.
+        !/^src\/testing\/schemas\/(\d{4}-\d{2}-\d{2}\.json|LICENSE|README\.md)$/.test(path),
     );
     expect(unexpected).toEqual([]);
     const targets = [
@@ -222,7 +225,7 @@ server.registerTool(
 const same: InstanceType<typeof E1> = server;
 // @ts-expect-error the types are real: a server name is a string
 new E0({ name: 1, version: '1.0.0' });
-export const entries = [same, E2, E3, E4, E5, E6, E7];
+export const entries = [same, E2, E3, E4, E5, E6, E7, E8];
 `,
     );
     const modes = [
@@ -258,6 +261,33 @@ export const entries = [same, E2, E3, E4, E5, E6, E7];
     );
     results.forEach((r, i) => expect(r, modes[i]!.join(' / ')).toEqual({ code: 0, output: '' }));
   }, 180_000);
+
+  it("checks a server's messages against the schemas it ships (toolwire/testing)", () => {
+    writeFileSync(
+      join(project, 'wire.mjs'),
+      `import { McpServer } from 'toolwire';
+import { connectInMemory, WireViolation } from 'toolwire/testing';
+
+const server = new McpServer({ name: 'wire-check', version: '1.0.0' });
+server.registerTool('odd', { annotations: { readOnlyHint: true, oddHint: true } }, () => 'x');
+const seen = {};
+for (const revision of ['2024-11-05', '2025-06-18']) {
+  const { client, close } = await connectInMemory(server, { revision, validateWire: true });
+  seen[revision] = await client.listTools().then(
+    (tools) => tools.map((t) => t.name).join(),
+    (e) => (e instanceof WireViolation ? e.problems.map((p) => p.pointer).join() : String(e)),
+  );
+  await close();
+}
+console.log(JSON.stringify(seen));
+`,
+    );
+    // 2024-11-05 has no annotations (toolwire leaves them out); 2025-06-18 has no oddHint.
+    expect(JSON.parse(run(process.execPath, ['wire.mjs'], project))).toEqual({
+      '2024-11-05': 'odd',
+      '2025-06-18': '/result/tools/0/annotations',
+    });
+  });
 
   it('runs the toolwire bin: usage, and list and call against a server written here', () => {
     const bin = join(project, 'node_modules/.bin/toolwire');
