@@ -6,7 +6,9 @@
  * itself, through its exports, to the built declarations):
  *
  * - a block opened with ```ts is a complete module: it must compile on its own (blocks named
- *   `<!-- quick-start: <file> -->` are compiled under that file name, beside each other);
+ *   `<!-- quick-start: <file> -->` are compiled under that file name, beside each other; a block
+ *   named `<!-- example: <path> -->`, a shortened form of that file of the repository, in its
+ *   place, beside the files it imports);
  * - a block opened with ```ts fragment is a part of a program: it is compiled with `server` (an
  *   McpServer) and `client` (an McpClient) declared, and names it uses without defining them
  *   ("Cannot find name") are allowed; every other error counts.
@@ -61,9 +63,10 @@ function snippets(): Snippet[] {
           `README line ${block.line}: \`\`\`${block.info}: use \`\`\`ts or \`\`\`ts fragment`,
         );
       const named = /^quick-start: (\w+\.ts)$/.exec(block.marker ?? '')?.[1];
+      const example = /^example: ([\w/.-]+\.ts)$/.exec(block.marker ?? '')?.[1];
       return {
         block,
-        file: `${FOLDER}${named ?? `line-${block.line}.ts`}`,
+        file: example ? `${ROOT}${example}` : `${FOLDER}${named ?? `line-${block.line}.ts`}`,
         fragment: block.info === 'ts fragment',
       };
     });
@@ -124,6 +127,12 @@ describe('the README compiles', () => {
       ),
     ).toEqual([]);
   }, 60_000);
+
+  it('a block naming an example file compiles in its place', () => {
+    const examples = all.filter((s) => s.file.startsWith(`${ROOT}examples/`));
+    expect(examples.length).toBeGreaterThanOrEqual(1);
+    for (const { file } of examples) expect(readFileSync(file, 'utf8')).not.toBe('');
+  });
 
   it('every ```ts fragment compiles with a server and a client declared', () => {
     expect(
