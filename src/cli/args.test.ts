@@ -289,29 +289,34 @@ describe('typedArguments', () => {
   };
   it('types values from the input schema, --arg over --json', () => {
     expect(
-      typedArguments(tool, { name: 'from json', extra: 1 }, [
+      typedArguments(tool, { name: 'from json', n: 1 }, [
         ['name', '007'],
-        ['n', '42'],
         ['on', 'false'],
         ['list', '[1,2]'],
         ['any', '{"a":1}'],
+      ]),
+    ).toEqual({ name: '007', n: 1, on: false, list: [1, 2], any: { a: 1 } });
+    expect(typedArguments(tool, undefined, [['n', '42']])).toEqual({ n: 42 });
+  });
+  it('reads keys a schema allowing more does not type as JSON when they parse', () => {
+    const open = { ...tool, inputSchema: { ...tool.inputSchema, additionalProperties: true } };
+    expect(
+      typedArguments(open, { extra: 1 }, [
         ['unknown', 'plain'],
+        ['other', '[1]'],
       ]),
     ).toEqual({
-      name: '007',
-      n: 42,
-      on: false,
-      list: [1, 2],
-      any: { a: 1 },
       extra: 1,
       unknown: 'plain',
+      other: [1],
     });
   });
   it('refuses a value of the wrong type', () => {
     expect(() => typedArguments(tool, undefined, [['n', 'many']])).toThrow(/expected integer/);
   });
   it('cannot be tricked into changing a prototype', () => {
-    const args = typedArguments(tool, undefined, [['__proto__', '{"polluted":true}']]);
+    const open = { ...tool, inputSchema: { ...tool.inputSchema, additionalProperties: {} } };
+    const args = typedArguments(open, undefined, [['__proto__', '{"polluted":true}']]);
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });

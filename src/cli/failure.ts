@@ -15,6 +15,7 @@ import { terminalJson, terminalText } from './terminalText.js';
 export type FailureKind =
   | 'usage'
   | 'unknown-tool'
+  | 'unknown-argument'
   | 'connection'
   | 'server-exited'
   | 'protocol'
@@ -197,6 +198,9 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
   return { kind: 'protocol', message, exitCode: EXIT.failure };
 }
 
+/** The kinds of a usage mistake: their messages start with the command (`call: ...`). */
+const USAGE_KINDS = new Set<FailureKind>(['usage', 'unknown-tool', 'unknown-argument']);
+
 /** Where a failure is printed. */
 export interface FailureOutput {
   stdout: { write(text: string): unknown };
@@ -210,8 +214,7 @@ export interface FailureOutput {
 export function printFailure(failure: Failure, out: FailureOutput, jsonOutput: boolean): number {
   const text = terminalText(failure.message);
   // Usage messages start with the command they are about (`call: ...`).
-  const prefixed =
-    failure.kind === 'usage' || failure.kind === 'unknown-tool' ? text : `toolwire: ${text}`;
+  const prefixed = USAGE_KINDS.has(failure.kind) ? text : `toolwire: ${text}`;
   out.stderr.write(`${prefixed}\n`);
   if (jsonOutput)
     out.stdout.write(

@@ -35,7 +35,7 @@ const EXIT_STATUS = `Exit status:
 ${columns([
   ['0', 'success'],
   ['1', 'the tool reported an error (isError)'],
-  ['2', 'usage error, including an unknown tool'],
+  ['2', 'usage error, including an unknown tool or argument name'],
   ['3', 'connection or protocol error'],
   ['130', 'interrupted (Ctrl-C)'],
 ])}`;
@@ -145,7 +145,8 @@ the approvals file; a changed definition is shown and asked about again) or n. A
 hints from the server: only for a server you trust (--trust-annotations, "trustedServers" in
 config.json, or toolwire approvals trust) do tools marked read-only run unasked, and not when
 being read-only is new. Without a terminal a call that needs asking is refused (exit 2) unless
---yes or --confirm never.
+--yes or --confirm never. An argument name (of --arg or --json) the tool's input schema does
+not name is refused (exit 2, the closest names shown), unless the schema allows more.
 On a terminal a server's elicitation is asked field by field; its sampling request is shown and
 refused, or sent (when you allow it) to the model command config.json names ("sampling").`,
     options: [
