@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommand, UsageError } from './args.js';
 import { typedArguments } from './typedArguments.js';
 import { progressBar } from './progressBar.js';
+import { serverIdentity } from './serverIdentity.js';
 
 describe('parseCommand', () => {
   it('parses serve, list and call', () => {
@@ -152,6 +153,27 @@ describe('parseCommand', () => {
       jsonOutput: false,
     });
     expect(parseCommand([])).toEqual({ kind: 'help', topic: undefined });
+  });
+
+  it('takes the server of approvals revoke as list and call take it (issue 20)', () => {
+    const node = serverIdentity({ kind: 'command', command: 'node', args: ['s.js'] });
+    const revoke = (...words: string[]) => parseCommand(['approvals', 'revoke', ...words]);
+    expect(revoke('rm', '--', 'node', 's.js')).toMatchObject({ server: node, tool: 'rm' });
+    expect(revoke('--', 'node', 's.js')).toMatchObject({ server: node, tool: undefined });
+    expect(revoke('--json-output', '--', 'node', 's.js', '--json-output')).toMatchObject({
+      server: serverIdentity({ kind: 'command', command: 'node', args: ['s.js', '--json-output'] }),
+      jsonOutput: true,
+    });
+    expect(revoke('https://h/mcp#x', 'rm')).toMatchObject({ server: 'https://h/mcp', tool: 'rm' });
+    expect(() => revoke('rm', 'other', '--', 'node')).toThrow(
+      'approvals revoke [<tool>] -- <command> [args...]',
+    );
+    expect(() => revoke('rm', '--')).toThrow('approvals revoke: give a command after "--"');
+    expect(() => revoke()).toThrow('approvals revoke: give the server');
+    expect(() => parseCommand(['approvals', 'list', '--', 'node'])).toThrow('takes no arguments');
+    expect(parseCommand(['approvals', 'trust', '--', 'node', 's.js'])).toMatchObject({
+      server: node,
+    });
   });
 
   it('parses the --auth-* options of serve --http', () => {

@@ -211,16 +211,19 @@ with Retry. Ctrl-C stops it.`,
   approvals: {
     usage: [
       'toolwire approvals list',
-      'toolwire approvals revoke <server> [<tool>]',
+      'toolwire approvals revoke <url> | <server> [<tool>]',
+      'toolwire approvals revoke [<tool>] -- <command> [args...]',
       'toolwire approvals trust|distrust <url> | <server> | -- <command> [args...]',
     ],
     about: `The tools you allowed always when toolwire call or the console asked ("a"), per server (its
 URL, or the real paths of the program and files the command runs) and tool, with the
 fingerprint of the definition you allowed: a call of that definition is not asked about again,
-a changed one is (showing what changed). revoke takes the server as list shows it, and one tool
-or all of them. trust marks a server whose annotations you trust (its read-only tools run
-without asking, unless one becomes read-only); distrust takes that back. They are kept in
-approvals.json beside the credentials file, readable by you only.`,
+a changed one is (showing what changed). revoke takes one tool or all of a server's: the
+server as a URL, as list shows it, or as call takes it (the tool first, then "--" and the
+command line: its program and files resolved from the current folder, as call does). trust
+marks a server whose annotations you trust (its read-only tools run without asking, unless one
+becomes read-only); distrust takes that back. They are kept in approvals.json beside the
+credentials file, readable by you only.`,
     options: [
       ['--json-output', 'Print JSON on stdout'],
       ['-h, --help', 'Show this help'],
