@@ -20,7 +20,7 @@ import { StdioServerTransport } from '../stdio.js';
 import type { ServeCommand } from './args.js';
 import { UsageError } from './args.js';
 import type { ServeAuth } from './authArgs.js';
-import { guardStdout } from './stdoutGuard.js';
+import { guardStdout, sayWaitingOnTerminal } from './stdoutGuard.js';
 import { isTypeScript, prepareTypeScript, unwrapInterop } from './typescript.js';
 import { reportLoadedFiles, superviseWatch } from './watch.js';
 
@@ -90,6 +90,7 @@ export async function serve(command: ServeCommand): Promise<number> {
   guardStdout();
   const server = await loadServer(command.module, command.exportName);
   const session = await server.connect(transport);
+  sayWaitingOnTerminal(server.serverInfo.name);
   return new Promise<number>((done) => {
     session.connection.onClose(() => done(0));
     onSignal(() => void server.close().then(() => done(0)));

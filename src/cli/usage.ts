@@ -87,13 +87,14 @@ returning one works too) over stdio, or over Streamable HTTP at /mcp with --http
 2024-11-05 HTTP+SSE transport at /sse). The module may be JavaScript or TypeScript (.ts, .mts:
 run by the optional tsx package when it is installed, else by Node's type stripping where this
 Node has it). Over stdio, anything the module prints goes to stderr: stdout carries MCP messages
-only. With --watch, the server restarts when the module or a local file it loaded changes: over
-HTTP on the same port, over stdio behind a relay that keeps the client connected and tells it
-the tool list changed. With --auth-audience and --auth-issuer, every HTTP request needs an OAuth
-access token issued for that audience (the server's canonical URI) by that issuer, checked
-against the issuer's key set (--auth-jwks) or its introspection endpoint (--auth-introspection,
-with the secret read from the environment variable --auth-client-secret-env names); the
-Protected Resource Metadata is served at /.well-known/oauth-protected-resource. Without them
+only; started on a terminal, it says on stderr that it waits for a client on stdin. With
+--watch, the server restarts when the module or a local file it loaded changes: over HTTP on
+the same port, over stdio behind a relay that keeps the client connected and tells it the tool
+list changed. With --auth-audience and --auth-issuer, every HTTP request needs an OAuth access
+token issued for that audience (the server's canonical URI) by that issuer, checked against the
+issuer's key set (--auth-jwks) or its introspection endpoint (--auth-introspection, with the
+secret read from the environment variable --auth-client-secret-env names); the Protected
+Resource Metadata is served at /.well-known/oauth-protected-resource. Without them
 serve has no authentication: a --host that is not a loopback address is refused unless
 --allowed-host names the hosts clients use (e.g. behind a proxy that authenticates) or
 --allow-unauthenticated-remote insists (a warning is printed).`,
