@@ -203,7 +203,7 @@ async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<num
     const shared = scaleOut ? ` as instance ${scaleOut.instanceId} sharing state in Redis` : '';
     const auth = mode.auth ? `, OAuth access tokens of ${mode.auth.issuer} required` : '';
     process.stderr.write(
-      `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp${shared}${auth} (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
+      `toolwire: serving ${server.serverInfo.name} on ${listener.url}${shared}${auth} (HTTP+SSE for 2024-11-05 clients at ${listener.origin}/sse)\n`,
     );
     return await new Promise<number>((done) => {
       onSignal(() => {
