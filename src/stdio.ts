@@ -3,7 +3,7 @@
  */
 export { StdioServerTransport } from './transports/stdio/serverTransport.js';
 export type { StdioServerOptions } from './transports/stdio/serverTransport.js';
-export { StdioClientTransport } from './transports/stdio/clientTransport.js';
+export { ServerExitedError, StdioClientTransport } from './transports/stdio/clientTransport.js';
 export type { ExitStatus, StdioClientOptions } from './transports/stdio/clientTransport.js';
 export { defaultEnvironment } from './transports/stdio/environment.js';
 export { LineDecoder } from './transports/stdio/lineDecoder.js';

@@ -9,4 +9,4 @@ const server = new McpServer({ name: 'toolwire-http-bench', version: '1' });
 registerZodTools(server);
 // Every benchmark session comes from 127.0.0.1 (more than the default 100 per client address).
 const listener = await serveHttp(createHttpHandler(server, { maxSessionsPerPrincipal: 1000 }));
-process.stdout.write(`${listener.url}/mcp\n`);
+process.stdout.write(`${listener.url}\n`);

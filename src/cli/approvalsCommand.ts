@@ -26,48 +26,58 @@ export interface ApprovalsCommand {
   jsonOutput: boolean;
 }
 
-/** Parses `approvals list|revoke ...` (the words after `approvals`, `--` kept for commands). */
+/** Words that give the server: a URL or one as `list` shows it, or `--` and a command line. */
+const SERVER_FORMS = 'a URL, the server as approvals list shows it, or -- <command> [args...]';
+
+/**
+ * Parses `approvals list|revoke|trust|distrust ...` (the words after `approvals`, `--` kept for
+ * commands). `--json-output` is the command's own only before a `--`: after it, a word of the
+ * server's command line.
+ */
 export function parseApprovals(words: readonly string[]): ApprovalsCommand {
-  const jsonOutput = words.includes('--json-output');
-  const rest = words.filter((w) => w !== '--json-output');
-  const [action, ...args] = rest;
+  const end = words.indexOf('--');
+  const own = end < 0 ? [...words] : words.slice(0, end);
+  const jsonOutput = own.includes('--json-output');
+  const [action, ...before] = own.filter((w) => w !== '--json-output');
+  // The server's command line, as `list` and `call` take it: `--` and the words after it.
+  const command = end < 0 ? undefined : words.slice(end);
   if (action === 'list') {
-    if (args.length > 0) throw new UsageError('approvals list: takes no arguments');
+    if (before.length > 0 || command) throw new UsageError('approvals list: takes no arguments');
     return { kind: 'approvals', action, server: undefined, tool: undefined, jsonOutput };
   }
+  if (command !== undefined && (command[1] === undefined || command[1] === ''))
+    throw new UsageError(`approvals ${action ?? 'revoke'}: give a command after "--"`);
   if (action === 'revoke') {
-    const [server, tool, extra] = args;
-    if (server === undefined || extra !== undefined)
+    // revoke <url> | <server> [<tool>], or revoke [<tool>] -- <command> [args...] (as call).
+    const [first, second, extra] = before;
+    if (command ? second !== undefined : first === undefined || extra !== undefined)
       throw new UsageError(
-        'approvals revoke: give the server as approvals list shows it, and optionally one tool',
+        `approvals revoke: give the server (${SERVER_FORMS}) and optionally one tool: approvals revoke <server> [<tool>], or approvals revoke [<tool>] -- <command> [args...]`,
       );
-    return { kind: 'approvals', action, server, tool, jsonOutput };
+    return command
+      ? { kind: 'approvals', action, server: identityOf(command), tool: first, jsonOutput }
+      : {
+          kind: 'approvals',
+          action,
+          server: identityOf([first as string]),
+          tool: second,
+          jsonOutput,
+        };
   }
   if (action === 'trust' || action === 'distrust') {
-    if (
-      args.length === 0 ||
-      (args[0] !== '--' && args.length > 1) ||
-      (args[1] === undefined && args[0] === '--')
-    )
-      throw new UsageError(
-        `approvals ${action}: give the server: a URL, as approvals list shows it, or -- <command> [args...]`,
-      );
-    return { kind: 'approvals', action, server: identityOf(args), tool: undefined, jsonOutput };
+    if (command ? before.length > 0 : before.length !== 1)
+      throw new UsageError(`approvals ${action}: give the server: ${SERVER_FORMS}`);
+    return {
+      kind: 'approvals',
+      action,
+      server: identityOf(command ?? before),
+      tool: undefined,
+      jsonOutput,
+    };
   }
   throw new UsageError(
     'approvals: give list, revoke <server> [<tool>], trust <server> or distrust <server> (see toolwire help approvals)',
   );
-}
-
-/** A URL as stored (no fragment), or the text as it is (a command's key). */
-function normalised(server: string): string {
-  try {
-    const url = new URL(server);
-    url.hash = '';
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : server;
-  } catch {
-    return server;
-  }
 }
 
 /** `toolwire approvals` */
@@ -108,7 +118,7 @@ export async function approvalsCommand(
     io.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : `No approvals in ${file.path}.\n`);
     return EXIT.ok;
   }
-  const server = normalised(command.server as string);
+  const server = command.server as string;
   const removed: string[] = [];
   await file.update((doc) => {
     const tools = doc.servers[server];

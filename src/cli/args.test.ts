@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommand, UsageError } from './args.js';
 import { typedArguments } from './typedArguments.js';
 import { progressBar } from './progressBar.js';
+import { serverIdentity } from './serverIdentity.js';
 
 describe('parseCommand', () => {
   it('parses serve, list and call', () => {
@@ -154,6 +155,27 @@ describe('parseCommand', () => {
     expect(parseCommand([])).toEqual({ kind: 'help', topic: undefined });
   });
 
+  it('takes the server of approvals revoke as list and call take it (issue 20)', () => {
+    const node = serverIdentity({ kind: 'command', command: 'node', args: ['s.js'] });
+    const revoke = (...words: string[]) => parseCommand(['approvals', 'revoke', ...words]);
+    expect(revoke('rm', '--', 'node', 's.js')).toMatchObject({ server: node, tool: 'rm' });
+    expect(revoke('--', 'node', 's.js')).toMatchObject({ server: node, tool: undefined });
+    expect(revoke('--json-output', '--', 'node', 's.js', '--json-output')).toMatchObject({
+      server: serverIdentity({ kind: 'command', command: 'node', args: ['s.js', '--json-output'] }),
+      jsonOutput: true,
+    });
+    expect(revoke('https://h/mcp#x', 'rm')).toMatchObject({ server: 'https://h/mcp', tool: 'rm' });
+    expect(() => revoke('rm', 'other', '--', 'node')).toThrow(
+      'approvals revoke [<tool>] -- <command> [args...]',
+    );
+    expect(() => revoke('rm', '--')).toThrow('approvals revoke: give a command after "--"');
+    expect(() => revoke()).toThrow('approvals revoke: give the server');
+    expect(() => parseCommand(['approvals', 'list', '--', 'node'])).toThrow('takes no arguments');
+    expect(parseCommand(['approvals', 'trust', '--', 'node', 's.js'])).toMatchObject({
+      server: node,
+    });
+  });
+
   it('parses the --auth-* options of serve --http', () => {
     const common = [
       '--auth-audience',
@@ -289,29 +311,34 @@ describe('typedArguments', () => {
   };
   it('types values from the input schema, --arg over --json', () => {
     expect(
-      typedArguments(tool, { name: 'from json', extra: 1 }, [
+      typedArguments(tool, { name: 'from json', n: 1 }, [
         ['name', '007'],
-        ['n', '42'],
         ['on', 'false'],
         ['list', '[1,2]'],
         ['any', '{"a":1}'],
+      ]),
+    ).toEqual({ name: '007', n: 1, on: false, list: [1, 2], any: { a: 1 } });
+    expect(typedArguments(tool, undefined, [['n', '42']])).toEqual({ n: 42 });
+  });
+  it('reads keys a schema allowing more does not type as JSON when they parse', () => {
+    const open = { ...tool, inputSchema: { ...tool.inputSchema, additionalProperties: true } };
+    expect(
+      typedArguments(open, { extra: 1 }, [
         ['unknown', 'plain'],
+        ['other', '[1]'],
       ]),
     ).toEqual({
-      name: '007',
-      n: 42,
-      on: false,
-      list: [1, 2],
-      any: { a: 1 },
       extra: 1,
       unknown: 'plain',
+      other: [1],
     });
   });
   it('refuses a value of the wrong type', () => {
     expect(() => typedArguments(tool, undefined, [['n', 'many']])).toThrow(/expected integer/);
   });
   it('cannot be tricked into changing a prototype', () => {
-    const args = typedArguments(tool, undefined, [['__proto__', '{"polluted":true}']]);
+    const open = { ...tool, inputSchema: { ...tool.inputSchema, additionalProperties: {} } };
+    const args = typedArguments(open, undefined, [['__proto__', '{"polluted":true}']]);
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });

@@ -45,6 +45,29 @@ describe('describeFailure: authorization', () => {
     });
   });
 
+  it('names the command line flags where the library names its options (issue 20)', () => {
+    const loopback = new OAuthError(
+      'insecure_url',
+      'The token endpoint http://127.0.0.1:9/token is not https (http on a loopback host needs allowLoopbackHttp)',
+    );
+    expect(describeFailure(loopback).message).toBe(
+      'The token endpoint http://127.0.0.1:9/token is not https (http on a loopback host needs --allow-loopback-http)',
+    );
+    const address = (kind: string, allows: string) =>
+      describeFailure(
+        new OAuthError(
+          'forbidden_address',
+          `The token endpoint https://as/token is on a ${kind} address (x); ${allows}`,
+        ),
+      ).message;
+    expect(address('loopback', 'allowLoopbackHttp or allowPrivateNetwork allows it')).toBe(
+      'The token endpoint https://as/token is on a loopback address (x); --allow-loopback-http allows it',
+    );
+    expect(address('private', 'allowPrivateNetwork allows it')).toBe(
+      'The token endpoint https://as/token is on a private address (x); no option of toolwire allows one (only loopback addresses, with --allow-loopback-http)',
+    );
+  });
+
   it('another reason keeps its own message; no issuer or url when none is known', () => {
     const error = new OAuthError('access_denied', 'The user refused');
     expect(describeFailure(error)).toEqual({

@@ -15,6 +15,7 @@ import { terminalJson, terminalText } from './terminalText.js';
 export type FailureKind =
   | 'usage'
   | 'unknown-tool'
+  | 'unknown-argument'
   | 'connection'
   | 'server-exited'
   | 'protocol'
@@ -48,7 +49,7 @@ export class CliFailure extends Error {
 export interface FailureContext {
   /** The command line of a stdio server, as words. */
   command?: readonly string[];
-  /** How the stdio server ended, and its last stderr lines. */
+  /** How the stdio server ended, and its last stderr lines (passed through as written). */
   exit?: ExitStatus;
   stderrTail?: string;
   /** The client's message size limit. */
@@ -76,21 +77,41 @@ export function shellWords(words: readonly string[]): string {
     .join(' ');
 }
 
+/**
+ * A stdio server that died. Its stderr was passed through as it was written (just above the
+ * message), so the message points there rather than printing it again; `--json-output` carries
+ * its last lines (`stderr`).
+ */
 function serverExited(exit: ExitStatus, context: FailureContext): Failure {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   const tail = context.stderrTail ?? '';
-  const quoted = tail
-    ? `\nIts last stderr lines:\n${tail
-        .split('\n')
-        .map((line) => `  | ${line}`)
-        .join('\n')}`
-    : '';
+  const said = tail ? '; its stderr is above' : ' without writing anything on stderr';
   return {
     kind: 'server-exited',
-    message: `the server${context.command ? ` (${shellWords(context.command)})` : ''} ${how}${quoted}`,
+    message: `the server${context.command ? ` (${shellWords(context.command)})` : ''} ${how}${said}`,
     exitCode: EXIT.failure,
     details: { exitCode: exit.code, signal: exit.signal, stderr: tail },
   };
+}
+
+/**
+ * Library options the client's errors name, as the commands call them (login, logout, list,
+ * call and console all take --allow-loopback-http; none lets OAuth reach a private address).
+ */
+const CLIENT_FLAG_NAMES: ReadonlyArray<readonly [string, string]> = [
+  ['allowLoopbackHttp or allowPrivateNetwork allows it', '--allow-loopback-http allows it'],
+  [
+    'allowPrivateNetwork allows it',
+    'no option of toolwire allows one (only loopback addresses, with --allow-loopback-http)',
+  ],
+  ['allowLoopbackHttp', '--allow-loopback-http'],
+];
+
+/** A library error's message in the command line's terms: its flags for the library's options. */
+export function inCliTerms(message: string): string {
+  let text = message;
+  for (const [option, flag] of CLIENT_FLAG_NAMES) text = text.replaceAll(option, flag);
+  return text;
 }
 
 /** An authorization that failed; one that was never obtained says how to log in. */
@@ -104,14 +125,15 @@ function authorizationFailure(error: OAuthError, context: FailureContext): Failu
       url,
       ...(withScopes ? scopes.flatMap((s) => ['--scope', s]) : []),
     ]);
+  const said = inCliTerms(error.message);
   const login =
     context.url === undefined
-      ? error.message
+      ? said
       : error.reason === 'login_required'
-        ? `${error.message}: run ${loginCommand(context.url, false)}`
+        ? `${said}: run ${loginCommand(context.url, false)}`
         : error.reason === 'insufficient_scope'
-          ? `${error.message}: run ${loginCommand(context.url, true)}`
-          : error.message;
+          ? `${said}: run ${loginCommand(context.url, true)}`
+          : said;
   return {
     kind: 'authorization',
     message: login,
@@ -197,6 +219,9 @@ export function describeFailure(error: unknown, context: FailureContext = {}): F
   return { kind: 'protocol', message, exitCode: EXIT.failure };
 }
 
+/** The kinds of a usage mistake: their messages start with the command (`call: ...`). */
+const USAGE_KINDS = new Set<FailureKind>(['usage', 'unknown-tool', 'unknown-argument']);
+
 /** Where a failure is printed. */
 export interface FailureOutput {
   stdout: { write(text: string): unknown };
@@ -210,8 +235,7 @@ export interface FailureOutput {
 export function printFailure(failure: Failure, out: FailureOutput, jsonOutput: boolean): number {
   const text = terminalText(failure.message);
   // Usage messages start with the command they are about (`call: ...`).
-  const prefixed =
-    failure.kind === 'usage' || failure.kind === 'unknown-tool' ? text : `toolwire: ${text}`;
+  const prefixed = USAGE_KINDS.has(failure.kind) ? text : `toolwire: ${text}`;
   out.stderr.write(`${prefixed}\n`);
   if (jsonOutput)
     out.stdout.write(

@@ -20,7 +20,7 @@ import { StdioServerTransport } from '../stdio.js';
 import type { ServeCommand } from './args.js';
 import { UsageError } from './args.js';
 import type { ServeAuth } from './authArgs.js';
-import { guardStdout } from './stdoutGuard.js';
+import { guardStdout, sayWaitingOnTerminal } from './stdoutGuard.js';
 import { isTypeScript, prepareTypeScript, unwrapInterop } from './typescript.js';
 import { reportLoadedFiles, superviseWatch } from './watch.js';
 
@@ -113,6 +113,7 @@ export async function serve(command: ServeCommand): Promise<number> {
   guardStdout();
   const server = await loadServer(command.module, command.exportName);
   const session = await server.connect(transport);
+  sayWaitingOnTerminal(server.serverInfo.name);
   return new Promise<number>((done) => {
     session.connection.onClose(() => done(0));
     onSignal(() => void server.close().then(() => done(0)));
@@ -225,7 +226,7 @@ async function serveOverHttp(command: ServeCommand, mode: HttpMode): Promise<num
     const shared = scaleOut ? ` as instance ${scaleOut.instanceId} sharing state in Redis` : '';
     const auth = mode.auth ? `, OAuth access tokens of ${mode.auth.issuer} required` : '';
     process.stderr.write(
-      `toolwire: serving ${server.serverInfo.name} on ${listener.url}/mcp${shared}${auth} (HTTP+SSE for 2024-11-05 clients at ${listener.url}/sse)\n`,
+      `toolwire: serving ${server.serverInfo.name} on ${listener.url}${shared}${auth} (HTTP+SSE for 2024-11-05 clients at ${listener.origin}/sse)\n`,
     );
     return await new Promise<number>((done) => {
       onSignal(() => {

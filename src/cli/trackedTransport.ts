@@ -19,6 +19,10 @@ export class TrackedTransport implements Transport {
     return this.inner.networkTransport;
   }
 
+  get closeReason(): Error | undefined {
+    return this.inner.closeReason;
+  }
+
   constructor(readonly inner: Transport) {
     inner.onmessage = (m, i) => this.onmessage?.(m, i);
     inner.ondecodeerror = (e, h) => this.ondecodeerror?.(e, h);

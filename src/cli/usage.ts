@@ -35,7 +35,7 @@ const EXIT_STATUS = `Exit status:
 ${columns([
   ['0', 'success'],
   ['1', 'the tool reported an error (isError)'],
-  ['2', 'usage error, including an unknown tool'],
+  ['2', 'usage error, including an unknown tool or argument name'],
   ['3', 'connection or protocol error'],
   ['130', 'interrupted (Ctrl-C)'],
 ])}`;
@@ -87,13 +87,14 @@ returning one works too) over stdio, or over Streamable HTTP at /mcp with --http
 2024-11-05 HTTP+SSE transport at /sse). The module may be JavaScript or TypeScript (.ts, .mts:
 run by the optional tsx package when it is installed, else by Node's type stripping where this
 Node has it). Over stdio, anything the module prints goes to stderr: stdout carries MCP messages
-only. With --watch, the server restarts when the module or a local file it loaded changes: over
-HTTP on the same port, over stdio behind a relay that keeps the client connected and tells it
-the tool list changed. With --auth-audience and --auth-issuer, every HTTP request needs an OAuth
-access token issued for that audience (the server's canonical URI) by that issuer, checked
-against the issuer's key set (--auth-jwks) or its introspection endpoint (--auth-introspection,
-with the secret read from the environment variable --auth-client-secret-env names); the
-Protected Resource Metadata is served at /.well-known/oauth-protected-resource. Without them
+only; started on a terminal, it says on stderr that it waits for a client on stdin. With
+--watch, the server restarts when the module or a local file it loaded changes: over HTTP on
+the same port, over stdio behind a relay that keeps the client connected and tells it the tool
+list changed. With --auth-audience and --auth-issuer, every HTTP request needs an OAuth access
+token issued for that audience (the server's canonical URI) by that issuer, checked against the
+issuer's key set (--auth-jwks) or its introspection endpoint (--auth-introspection, with the
+secret read from the environment variable --auth-client-secret-env names); the Protected
+Resource Metadata is served at /.well-known/oauth-protected-resource. Without them
 serve has no authentication: a --host that is not a loopback address is refused unless
 --allowed-host names the hosts clients use (e.g. behind a proxy that authenticates) or
 --allow-unauthenticated-remote insists (a warning is printed).`,
@@ -145,7 +146,8 @@ the approvals file; a changed definition is shown and asked about again) or n. A
 hints from the server: only for a server you trust (--trust-annotations, "trustedServers" in
 config.json, or toolwire approvals trust) do tools marked read-only run unasked, and not when
 being read-only is new. Without a terminal a call that needs asking is refused (exit 2) unless
---yes or --confirm never.
+--yes or --confirm never. An argument name (of --arg or --json) the tool's input schema does
+not name is refused (exit 2, the closest names shown), unless the schema allows more.
 On a terminal a server's elicitation is asked field by field; its sampling request is shown and
 refused, or sent (when you allow it) to the model command config.json names ("sampling").`,
     options: [
@@ -210,16 +212,19 @@ with Retry. Ctrl-C stops it.`,
   approvals: {
     usage: [
       'toolwire approvals list',
-      'toolwire approvals revoke <server> [<tool>]',
+      'toolwire approvals revoke <url> | <server> [<tool>]',
+      'toolwire approvals revoke [<tool>] -- <command> [args...]',
       'toolwire approvals trust|distrust <url> | <server> | -- <command> [args...]',
     ],
     about: `The tools you allowed always when toolwire call or the console asked ("a"), per server (its
 URL, or the real paths of the program and files the command runs) and tool, with the
 fingerprint of the definition you allowed: a call of that definition is not asked about again,
-a changed one is (showing what changed). revoke takes the server as list shows it, and one tool
-or all of them. trust marks a server whose annotations you trust (its read-only tools run
-without asking, unless one becomes read-only); distrust takes that back. They are kept in
-approvals.json beside the credentials file, readable by you only.`,
+a changed one is (showing what changed). revoke takes one tool or all of a server's: the
+server as a URL, as list shows it, or as call takes it (the tool first, then "--" and the
+command line: its program and files resolved from the current folder, as call does). trust
+marks a server whose annotations you trust (its read-only tools run without asking, unless one
+becomes read-only); distrust takes that back. They are kept in approvals.json beside the
+credentials file, readable by you only.`,
     options: [
       ['--json-output', 'Print JSON on stdout'],
       ['-h, --help', 'Show this help'],

@@ -17,6 +17,7 @@ import type { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import { LineDecoder } from '../stdio.js';
 import type { ServeCommand } from './args.js';
+import { sayWaitingOnTerminal } from './stdoutGuard.js';
 import { StdioRelay } from './watchRelay.js';
 
 const CHILD_ENV = 'TOOLWIRE_WATCH_CHILD';
@@ -174,6 +175,8 @@ export async function superviseWatch(command: ServeCommand): Promise<number> {
   if (command.mode.kind === 'http' && command.mode.port === 0)
     log('with --http 0 each restart listens on a new port: give a port number to keep one');
   start();
+  // The server's own stdin is the relay's pipe: the supervisor tells a person on a terminal.
+  if (stdio) sayWaitingOnTerminal(command.module);
   return new Promise<number>((done) => {
     const finish = (): void => {
       if (stopping) return;

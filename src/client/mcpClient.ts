@@ -623,7 +623,8 @@ export class McpClient {
         'unsupported-version',
         `${method} is not part of the 2026-07-28 revision this client speaks to the server`,
       );
-    if (this.connection.closed) throw new LocalError('closed', 'The connection is closed');
+    if (this.connection.closed)
+      throw this.connection.closeReason ?? new LocalError('closed', 'The connection is closed');
     if (capability && !this.init.capabilities[capability]) {
       throw new LocalError(
         'capability-missing',

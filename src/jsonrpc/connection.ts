@@ -119,6 +119,7 @@ export class Connection {
   private nextId = 1;
   private started = false;
   private closedFlag = false;
+  private reason: LocalError | undefined;
   private refusing: { code: number; message: string } | undefined;
 
   constructor(
@@ -140,13 +141,21 @@ export class Connection {
     transport.onmessage = (message, info) => this.receive(message, info);
     transport.ondecodeerror = (error, hint) => this.onDecodeError(error, hint);
     transport.onfailure = (id, error) => void this.pending.fail(id, error);
-    transport.onclose = () => this.onTransportClosed();
+    transport.onclose = () => this.onTransportClosed(transport.closeReason);
     transport.onerror = (error) => this.report(error);
   }
 
   /** True once the transport closed. */
   get closed(): boolean {
     return this.closedFlag;
+  }
+
+  /**
+   * Why the transport closed by itself, when it said (a stdio server's exit): what pending and
+   * later requests fail with.
+   */
+  get closeReason(): LocalError | undefined {
+    return this.reason;
   }
 
   /** Number of incoming requests being handled or waiting to be. */
@@ -209,7 +218,7 @@ export class Connection {
 
   /** Sends a request and resolves with its result; rejects with RpcError or LocalError. */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
+    if (this.closedFlag) return Promise.reject(this.closedError());
     if (options.signal?.aborted) {
       return Promise.reject(
         new LocalError('aborted', `Request ${method} was aborted`, {
@@ -229,7 +238,7 @@ export class Connection {
 
   /** Sends a request under its chosen id; see {@link request}. */
   private send(request: OutgoingRequest, options: RequestOptions): Promise<JsonObject> {
-    if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
+    if (this.closedFlag) return Promise.reject(this.closedError());
     const { id, method, params } = request;
     let sentParams = params;
     if (options.onprogress) {
@@ -274,7 +283,7 @@ export class Connection {
    * a transport that holds it for a congested reader).
    */
   notify(method: string, params?: JsonObject, options: SendOptions = {}): Promise<void> {
-    if (this.closedFlag) return Promise.reject(new LocalError('closed', 'Connection is closed'));
+    if (this.closedFlag) return Promise.reject(this.closedError());
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     try {
@@ -538,13 +547,20 @@ export class Connection {
     this.options.onerror?.(error);
   }
 
-  private onTransportClosed(): void {
+  /** The error of a request made once the connection closed. */
+  private closedError(): LocalError {
+    return this.reason ?? new LocalError('closed', 'Connection is closed');
+  }
+
+  private onTransportClosed(reason?: Error): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    this.pending.failAll(new LocalError('closed', 'Connection closed'));
+    const error = closedBecause(reason);
+    if (reason) this.reason = error;
+    this.pending.failAll(error);
     this.scheduler.clear();
     for (const entry of this.inFlight.values()) {
-      entry.cancel(new LocalError('closed', 'Connection closed'));
+      entry.cancel(error);
     }
     this.inFlight.clear();
     for (const listener of this.closeListeners.splice(0)) {
@@ -555,6 +571,17 @@ export class Connection {
       }
     }
   }
+}
+
+/**
+ * The error requests fail with when the transport closed: its own `closed` LocalError (a stdio
+ * server's exit, with the facts), another reason wrapped, or a plain "Connection closed".
+ */
+function closedBecause(reason: Error | undefined): LocalError {
+  if (reason instanceof LocalError && reason.code === 'closed') return reason;
+  if (reason)
+    return new LocalError('closed', `Connection closed: ${reason.message}`, { cause: reason });
+  return new LocalError('closed', 'Connection closed');
 }
 
 function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {

@@ -91,6 +91,13 @@ export interface Transport {
   onfailure?: (requestId: RequestId, error: Error) => void;
   /** The channel is closed. */
   onclose?: () => void;
+  /**
+   * Why the channel closed, when it closed by itself for a reason the transport knows (a stdio
+   * server that exited: its exit status and last stderr lines); read when `onclose` fires. A
+   * `closed` LocalError is what pending and later requests fail with; anything else is wrapped
+   * in one (`Connection closed: <its message>`, with it as `cause`).
+   */
+  readonly closeReason?: Error | undefined;
   /** A fault that did not close the channel (a failed write, a bad frame). */
   onerror?: (error: Error) => void;
   /**

@@ -48,7 +48,7 @@ async function start(options: HttpHandlerOptions = {}) {
   const handler = createHttpHandler(server, { onerror: () => {}, ...options });
   const listener = await serveHttp(handler);
   open.push(listener, handler);
-  return { server, handler, listener, url: `${listener.url}/mcp` };
+  return { server, handler, listener, url: listener.url };
 }
 
 async function client(
@@ -96,7 +96,8 @@ describe('Node adapter', () => {
     const { listener } = await start();
     expect(listener.server.headersTimeout).toBeGreaterThan(0);
     expect(listener.server.requestTimeout).toBeGreaterThan(0);
-    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(listener.origin).toBe(`http://127.0.0.1:${listener.port}`);
+    expect(listener.url).toBe(`${listener.origin}/mcp`);
   });
 
   it('answers 413 for a chunked body over the limit and for a declared length over it, and keeps serving', async () => {
@@ -232,9 +233,9 @@ describe('the toolwire client over Streamable HTTP', () => {
 describe('fallback to the 2024-11-05 HTTP+SSE transport', () => {
   it('uses HTTP+SSE when the URL is a legacy endpoint', async () => {
     const { listener } = await start();
-    const transport = new HttpClientTransport(`${listener.url}/sse`);
+    const transport = new HttpClientTransport(`${listener.origin}/sse`);
     const c = await client(
-      `${listener.url}/sse`,
+      `${listener.origin}/sse`,
       { handlers: { elicitation: () => ({ action: 'accept', content: { name: 'Old' } }) } },
       transport,
     );

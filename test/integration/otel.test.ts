@@ -70,7 +70,7 @@ async function callOverHttp(otel: ReturnType<typeof otelHarness>, stateless: boo
   const handler = createHttpHandler(tracedServer(otel), { onerror: () => {}, stateless });
   const listener = await serveHttp(handler);
   open.push(listener, handler);
-  const transport = new StreamableHttpClientTransport(`${listener.url}/mcp`);
+  const transport = new StreamableHttpClientTransport(listener.url);
   const client = tracedClient(otel);
   await client.connect(transport);
   open.push(client);

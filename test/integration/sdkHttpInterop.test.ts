@@ -55,7 +55,7 @@ async function toolwireServer(options: HttpHandlerOptions = {}) {
     () => listener.close(),
     () => handler.close({ graceMs: 100 }),
   );
-  return { server, handler, url: listener.url };
+  return { server, handler, url: listener.url, origin: listener.origin };
 }
 
 describe('the official SDK client against the toolwire HTTP server', () => {
@@ -63,7 +63,7 @@ describe('the official SDK client against the toolwire HTTP server', () => {
     it(`lists, calls, structured content, errors, progress${stateless ? ' (stateless)' : ', cancellation (stateful)'}`, async () => {
       const { url, handler } = await toolwireServer({ stateless });
       const client = new Client({ name: 'sdk', version: '1' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
+      const transport = new StreamableHTTPClientTransport(new URL(url));
       await client.connect(transport);
       cleanup.push(() => client.close());
       expect(transport.sessionId === undefined).toBe(stateless);
@@ -150,9 +150,9 @@ describe('the toolwire client against the official SDK HTTP server', () => {
 
 describe('old clients against the legacy HTTP+SSE endpoint', () => {
   it("works with the official SDK's SSE client transport", async () => {
-    const { url } = await toolwireServer();
+    const { origin } = await toolwireServer();
     const client = new Client({ name: 'sdk-sse', version: '1' });
-    await client.connect(new SSEClientTransport(new URL(`${url}/sse`)));
+    await client.connect(new SSEClientTransport(new URL(`${origin}/sse`)));
     cleanup.push(() => client.close());
     expect(await client.callTool({ name: 'add', arguments: { a: 4, b: 5 } })).toMatchObject({
       structuredContent: { sum: 9 },
@@ -160,8 +160,8 @@ describe('old clients against the legacy HTTP+SSE endpoint', () => {
   });
 
   it('a 2024-11-05-only client receives only messages valid for 2024-11-05', async () => {
-    const { url } = await toolwireServer();
-    const stream = await fetch(`${url}/sse`, { headers: { accept: 'text/event-stream' } });
+    const { origin } = await toolwireServer();
+    const stream = await fetch(`${origin}/sse`, { headers: { accept: 'text/event-stream' } });
     const reader = stream.body?.getReader();
     if (!reader) throw new Error('no stream');
     const decoder = new TextDecoder();
@@ -186,7 +186,7 @@ describe('old clients against the legacy HTTP+SSE endpoint', () => {
     const endpoint = await nextEvent();
     expect(endpoint.event).toBe('endpoint');
     const send = (message: unknown) =>
-      fetch(new URL(endpoint.data, url), {
+      fetch(new URL(endpoint.data, origin), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),

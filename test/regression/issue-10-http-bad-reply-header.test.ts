@@ -28,8 +28,9 @@ describe('a reply Node refuses to write', () => {
           : { status: 401, headers: { 'www-authenticate': 'Bearer realm="x"\nInjected: yes' } },
     });
     listener = await serveHttp(handler);
+    const { url } = listener;
     const post = (authorization: string) =>
-      fetch(`${listener?.url}/mcp`, {
+      fetch(url, {
         method: 'POST',
         headers: {
           authorization,

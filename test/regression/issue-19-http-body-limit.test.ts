@@ -134,7 +134,7 @@ describe('a chunked body over the limit is answered 413 every time', () => {
     });
     expect(outcomes.filter((o) => o.status !== 413)).toEqual([]);
     const client = new McpClient({ name: 'after', version: '1' });
-    await client.connect(new HttpClientTransport(`${listener.url}/mcp`));
+    await client.connect(new HttpClientTransport(listener.url));
     expect(await client.callTool('echo')).toMatchObject({
       content: [{ text: 'still serving' }],
     });

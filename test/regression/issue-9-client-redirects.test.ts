@@ -30,7 +30,7 @@ interface Seen {
 interface Origin {
   listener: HttpListener;
   /** `http://127.0.0.1:<port>` */
-  url: string;
+  origin: string;
   seen: Seen[];
   handler: StreamableHttpHandler;
 }
@@ -59,7 +59,7 @@ async function origin(redirect?: (request: Request) => Response | undefined): Pr
     return redirect?.(request) ?? handler.fetch(request);
   });
   open.push(listener, handler);
-  return { listener, url: listener.url, seen, handler };
+  return { listener, origin: listener.origin, seen, handler };
 }
 
 const moved = (status: number, location: string): Response =>
@@ -91,14 +91,14 @@ async function connect(
 describe('Streamable HTTP: redirects', () => {
   it('a POST redirected to another origin is refused; that origin hears nothing', async () => {
     const b = await origin();
-    const a = await origin(() => moved(307, `${b.url}/mcp`));
-    const transport = new StreamableHttpClientTransport(`${a.url}/mcp`, { headers: secrets });
+    const a = await origin(() => moved(307, `${b.origin}/mcp`));
+    const transport = new StreamableHttpClientTransport(`${a.origin}/mcp`, { headers: secrets });
     const error = await refusalOf(connect(transport));
     expect(error).toMatchObject({
       code: 'transport',
       status: 307,
-      from: `${a.url}/mcp`,
-      to: `${b.url}/mcp`,
+      from: `${a.origin}/mcp`,
+      to: `${b.origin}/mcp`,
       message: expect.stringMatching(
         /leads away from http:\/\/127\.0\.0\.1:\d+ \(followRedirects: same-origin\)/,
       ),
@@ -108,8 +108,8 @@ describe('Streamable HTTP: redirects', () => {
 
   it('HttpClientTransport refuses it too, and does not fall back to HTTP+SSE elsewhere', async () => {
     const b = await origin();
-    const a = await origin(() => moved(302, `${b.url}/mcp`));
-    await refusalOf(connect(new HttpClientTransport(`${a.url}/mcp`)));
+    const a = await origin(() => moved(302, `${b.origin}/mcp`));
+    await refusalOf(connect(new HttpClientTransport(`${a.origin}/mcp`)));
     expect(b.seen).toEqual([]);
   });
 
@@ -120,7 +120,7 @@ describe('Streamable HTTP: redirects', () => {
         new URL(request.url).pathname === '/old' ? moved(status, '/mcp') : undefined,
       );
       const client = await connect(
-        new StreamableHttpClientTransport(`${a.url}/old`, { headers: secrets }),
+        new StreamableHttpClientTransport(`${a.origin}/old`, { headers: secrets }),
       );
       await expect(client.callTool('ping')).resolves.toMatchObject({
         content: [{ type: 'text', text: 'pong' }],
@@ -137,7 +137,7 @@ describe('Streamable HTTP: redirects', () => {
       const a = await origin((request) =>
         new URL(request.url).pathname === '/old' ? moved(status, '/mcp') : undefined,
       );
-      const error = await refusalOf(connect(new StreamableHttpClientTransport(`${a.url}/old`)));
+      const error = await refusalOf(connect(new StreamableHttpClientTransport(`${a.origin}/old`)));
       expect(error).toMatchObject({
         status,
         message: expect.stringMatching(/a POST is re-sent only on 307 or 308/),
@@ -150,7 +150,7 @@ describe('Streamable HTTP: redirects', () => {
     const a = await origin((request) =>
       new URL(request.url).pathname === '/old' ? moved(307, '/mcp') : undefined,
     );
-    const transport = new StreamableHttpClientTransport(`${a.url}/old`, {
+    const transport = new StreamableHttpClientTransport(`${a.origin}/old`, {
       followRedirects: 'never',
     });
     expect(await refusalOf(connect(transport))).toMatchObject({
@@ -163,7 +163,7 @@ describe('Streamable HTTP: redirects', () => {
   it('a redirect loop stops after maxRedirects hops', async () => {
     let n = 0;
     const a = await origin(() => moved(307, `/loop/${++n}`));
-    const transport = new StreamableHttpClientTransport(`${a.url}/mcp`, { maxRedirects: 3 });
+    const transport = new StreamableHttpClientTransport(`${a.origin}/mcp`, { maxRedirects: 3 });
     expect(await refusalOf(connect(transport))).toMatchObject({
       message: expect.stringMatching(/more than 3 redirects/),
     });
@@ -172,7 +172,7 @@ describe('Streamable HTTP: redirects', () => {
 
   it('a redirect to a non-HTTP scheme is refused whatever the policy', async () => {
     const a = await origin(() => moved(307, 'file:///etc/passwd'));
-    const transport = new StreamableHttpClientTransport(`${a.url}/mcp`, {
+    const transport = new StreamableHttpClientTransport(`${a.origin}/mcp`, {
       followRedirects: () => true,
     });
     expect(await refusalOf(connect(transport))).toMatchObject({
@@ -182,13 +182,13 @@ describe('Streamable HTTP: redirects', () => {
 
   it('a hop the application allows to another origin carries no credentials or own headers', async () => {
     const b = await origin();
-    const a = await origin((request) => moved(307, `${b.url}${new URL(request.url).pathname}`));
+    const a = await origin((request) => moved(307, `${b.origin}${new URL(request.url).pathname}`));
     const allowed: Array<[string, string]> = [];
-    const transport = new StreamableHttpClientTransport(`${a.url}/mcp`, {
+    const transport = new StreamableHttpClientTransport(`${a.origin}/mcp`, {
       headers: secrets,
       followRedirects: (from, to) => {
         allowed.push([from.origin, to.origin]);
-        return to.origin === b.url;
+        return to.origin === b.origin;
       },
     });
     const client = await connect(transport);
@@ -197,7 +197,7 @@ describe('Streamable HTTP: redirects', () => {
     });
     await client.close();
     expect(allowed.length).toBeGreaterThan(0);
-    expect(allowed.every(([from, to]) => from === a.url && to === b.url)).toBe(true);
+    expect(allowed.every(([from, to]) => from === a.origin && to === b.origin)).toBe(true);
     // A saw the credentials (they are its own); B saw none of them, but the protocol's headers.
     expect(a.seen[0]?.headers).toMatchObject(secrets);
     expect(b.seen.length).toBeGreaterThanOrEqual(3);
@@ -218,10 +218,10 @@ describe('Streamable HTTP: redirects', () => {
   it('the GET stream redirected to another origin is given up and reported; DELETE is not sent there', async () => {
     const b = await origin();
     const a = await origin((request) =>
-      request.method === 'POST' ? undefined : moved(307, `${b.url}/mcp`),
+      request.method === 'POST' ? undefined : moved(307, `${b.origin}/mcp`),
     );
     const errors: Error[] = [];
-    const transport = new StreamableHttpClientTransport(`${a.url}/mcp`, {
+    const transport = new StreamableHttpClientTransport(`${a.origin}/mcp`, {
       headers: secrets,
       reconnectDelayMs: 10,
     });
@@ -248,8 +248,8 @@ describe('Streamable HTTP: redirects', () => {
 describe('HTTP+SSE (2024-11-05): redirects and the endpoint event', () => {
   it('the event stream redirected to another origin is refused', async () => {
     const b = await origin();
-    const a = await origin(() => moved(302, `${b.url}/sse`));
-    const transport = new LegacySseClientTransport(`${a.url}/sse`, { headers: secrets });
+    const a = await origin(() => moved(302, `${b.origin}/sse`));
+    const transport = new LegacySseClientTransport(`${a.origin}/sse`, { headers: secrets });
     await expect(transport.start()).rejects.toBeInstanceOf(RedirectError);
     expect(b.seen).toEqual([]);
   });
@@ -258,7 +258,7 @@ describe('HTTP+SSE (2024-11-05): redirects and the endpoint event', () => {
     const a = await origin((request) =>
       new URL(request.url).pathname === '/events' ? moved(301, '/sse') : undefined,
     );
-    const client = await connect(new LegacySseClientTransport(`${a.url}/events`));
+    const client = await connect(new LegacySseClientTransport(`${a.origin}/events`));
     await expect(client.callTool('ping')).resolves.toMatchObject({
       content: [{ type: 'text', text: 'pong' }],
     });
@@ -268,14 +268,14 @@ describe('HTTP+SSE (2024-11-05): redirects and the endpoint event', () => {
     const b = await origin();
     const a = await origin((request) =>
       request.method === 'GET'
-        ? new Response(`event: endpoint\ndata: ${b.url}/messages\n\n`, {
+        ? new Response(`event: endpoint\ndata: ${b.origin}/messages\n\n`, {
             headers: { 'content-type': 'text/event-stream' },
           })
         : undefined,
     );
-    const transport = new LegacySseClientTransport(`${a.url}/sse`, { headers: secrets });
+    const transport = new LegacySseClientTransport(`${a.origin}/sse`, { headers: secrets });
     await expect(transport.start()).rejects.toMatchObject({
-      message: `The endpoint ${b.url}/messages is not on ${a.url}`,
+      message: `The endpoint ${b.origin}/messages is not on ${a.origin}`,
     });
     expect(b.seen).toEqual([]);
   });
@@ -291,16 +291,16 @@ describe('HTTP+SSE (2024-11-05): redirects and the endpoint event', () => {
             new ReadableStream<Uint8Array>({
               start: (controller) =>
                 controller.enqueue(
-                  new TextEncoder().encode(`event: endpoint\ndata: ${b.url}/messages\n\n`),
+                  new TextEncoder().encode(`event: endpoint\ndata: ${b.origin}/messages\n\n`),
                 ),
             }),
             { headers: { 'content-type': 'text/event-stream' } },
           )
         : undefined,
     );
-    const transport = new LegacySseClientTransport(`${a.url}/sse`, {
+    const transport = new LegacySseClientTransport(`${a.origin}/sse`, {
       headers: secrets,
-      followRedirects: (_from, to) => to.origin === b.url,
+      followRedirects: (_from, to) => to.origin === b.origin,
     });
     open.push(transport);
     await transport.start();
@@ -315,9 +315,11 @@ describe('HTTP+SSE (2024-11-05): redirects and the endpoint event', () => {
   it('a POST to the endpoint redirected to another origin is refused', async () => {
     const b = await origin();
     const a = await origin((request) =>
-      new URL(request.url).pathname === '/messages' ? moved(307, `${b.url}/messages`) : undefined,
+      new URL(request.url).pathname === '/messages'
+        ? moved(307, `${b.origin}/messages`)
+        : undefined,
     );
-    await refusalOf(connect(new LegacySseClientTransport(`${a.url}/sse`, { headers: secrets })));
+    await refusalOf(connect(new LegacySseClientTransport(`${a.origin}/sse`, { headers: secrets })));
     expect(b.seen).toEqual([]);
   });
 });

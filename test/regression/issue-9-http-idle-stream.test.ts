@@ -57,7 +57,7 @@ describe('a session that only holds an idle GET stream', () => {
     const handler = handlerOf();
     const listener = await serveHttp(handler);
     open.push(listener);
-    const transport = new StreamableHttpClientTransport(`${listener.url}/mcp`);
+    const transport = new StreamableHttpClientTransport(listener.url);
     const client = new McpClient({ name: 'listener', version: '1' });
     await client.connect(transport);
     open.push(client);

@@ -60,14 +60,14 @@ describe('503 answers during shutdown close the connection', () => {
         accept: 'application/json, text/event-stream',
         'content-type': 'application/json',
       };
-      const init = await fetch(`${listener.url}/mcp`, {
+      const init = await fetch(listener.url, {
         method: 'POST',
         headers,
         body: JSON.stringify(initializeMessage()),
       });
       const session = init.headers.get('mcp-session-id') ?? '';
       await init.text();
-      const inFlight = fetch(`${listener.url}/mcp`, {
+      const inFlight = fetch(listener.url, {
         method: 'POST',
         headers: { ...headers, 'mcp-session-id': session },
         body: JSON.stringify(hold),
@@ -79,7 +79,7 @@ describe('503 answers during shutdown close the connection', () => {
         connection?: string;
         socketClosed: boolean;
       }>((resolve, reject) => {
-        const req = request(`${listener.url}/mcp`, {
+        const req = request(listener.url, {
           method: 'POST',
           headers: { ...headers, 'mcp-session-id': session },
           // Keep-alive: a `Connection: close` in the answer is the server's own decision.

@@ -188,7 +188,7 @@ describe('a client that does not read its POST stream', () => {
     const flood = floodServer({ progress: 20_000 });
     const listener = await serveHttp(flood.handler);
     open.push(listener);
-    const url = `${listener.url}/mcp`;
+    const url = listener.url;
     const session = await openSession(flood.handler);
     const text = await new Promise<string>((resolve, reject) => {
       const req = request(url, {

@@ -8,6 +8,7 @@ import type { ApprovalStore, McpClient, ServerToolNames } from '../../client.js'
 import type { Tool, Transport } from '../../index.js';
 import { pageTool } from './pageTool.js';
 import type { SignInRelay } from './signInRelay.js';
+import { inCliTerms } from '../failure.js';
 
 /** Whether the person trusts a server's annotations, and where that is kept. */
 export interface TrustSetting {
@@ -57,8 +58,9 @@ export interface LinkHooks {
  */
 const ATTEMPT_TIMEOUT_MS = 6 * 60_000;
 
-/** The message of anything thrown. */
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** The message of anything thrown, naming the console's flags for the library's options. */
+const messageOf = (error: unknown) =>
+  inCliTerms(error instanceof Error ? error.message : String(error));
 
 /** One server of the console. */
 export class ServerLink {

@@ -17,6 +17,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /** A handler with the exchange core (StreamableHttpHandler): served without web streams. */
 export interface ExchangeHandler {
   handle(exchange: HttpExchange, urlHost?: string): Promise<HttpReply>;
+  /** The path of its MCP endpoint (`/mcp`), which {@link HttpListener.url} names. */
+  readonly endpointPath?: string;
   /** Told the address the server listens on (it may warn about an exposed one). */
   noteListening?(host: string): void;
   /** Told of a fault the adapter met answering a request (a reply Node refused to write). */
@@ -300,7 +302,16 @@ export interface ServeHttpOptions {
 export interface HttpListener {
   readonly server: Server;
   readonly port: number;
+  /**
+   * The endpoint to give clients: for an MCP handler (`createHttpHandler`), its MCP endpoint
+   * (`http://127.0.0.1:3000/mcp`, its `path` option); for any other handler, the origin and `/`.
+   */
   readonly url: string;
+  /**
+   * Scheme, host and port (`http://127.0.0.1:3000`), no path: the base of the handler's other
+   * paths (`/sse`, `/.well-known/oauth-protected-resource`...).
+   */
+  readonly origin: string;
   /** Stops accepting connections and closes idle ones; open streams end when their sessions do. */
   close(): Promise<void>;
 }
@@ -352,10 +363,13 @@ export async function serveHttp(
   if (isExchangeHandler(handler)) handler.noteListening?.(host);
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${shownHost}:${port}`;
+  const path = (isExchangeHandler(handler) ? handler.endpointPath : undefined) ?? '/';
   return {
     server,
     port,
-    url: `http://${shownHost}:${port}`,
+    url: `${origin}${path}`,
+    origin,
     close: () =>
       new Promise<void>((resolve) => {
         // A connection finishing a response becomes idle only afterwards: keep ending idle ones

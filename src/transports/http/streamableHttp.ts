@@ -145,6 +145,11 @@ export class StreamableHttpHandler {
           });
   }
 
+  /** The path of the MCP endpoint (`/mcp` unless the `path` option says otherwise). */
+  get endpointPath(): string {
+    return this.path;
+  }
+
   /** Number of live Streamable HTTP sessions. */
   get sessionCount(): number {
     return this.registry.size;

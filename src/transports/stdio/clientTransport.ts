@@ -32,9 +32,11 @@ export interface StdioClientOptions {
   inheritEnv?: boolean;
   cwd?: string;
   /**
-   * What to do with the server's stderr. Default `inherit`. `forward` writes it to this process's
-   * stderr as it arrives and keeps its last lines ({@link StdioClientTransport.stderrTail}), so an
-   * error can say why the server died.
+   * What to do with the server's stderr. Default `forward`: it is written to this process's
+   * stderr as it arrives and its last lines are kept ({@link StdioClientTransport.stderrTail}),
+   * so the error of a server that dies quotes them ({@link ServerExitedError}). `inherit` gives
+   * the server this process's stderr itself (a terminal stays a terminal to it), `pipe` gives
+   * it to you ({@link StdioClientTransport.stderr}), `ignore` drops it: the error then has none.
    */
   stderr?: 'inherit' | 'pipe' | 'ignore' | 'forward';
   /** Largest accepted message. Default 4 MiB. */
@@ -69,6 +71,56 @@ export interface ExitStatus {
   readonly unexpected: boolean;
 }
 
+/** A command line's words as a message shows them: one with spaces or quotes is quoted. */
+function shownCommand(words: readonly string[]): string {
+  return words.map((w) => (/^[^\s"'\\]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
+}
+
+/**
+ * A stdio server that ended by itself: what pending and later requests of its connection fail
+ * with (a `closed` LocalError, so `McpClient.connect` rejects with it when the server dies while
+ * starting), with how it ended and the last lines of its stderr, in the message and as fields.
+ */
+export class ServerExitedError extends LocalError {
+  /** The program that was run, and its arguments. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Its exit code, or null when a signal ended it. */
+  readonly exitCode: number | null;
+  /** The signal that ended it, if any. */
+  readonly signal: NodeJS.Signals | null;
+  /**
+   * The last lines (at most 20, 4 KiB) it wrote to stderr, with `stderr: 'forward'` (the
+   * default); empty when it wrote none or its stderr went elsewhere.
+   */
+  readonly stderrTail: string;
+
+  constructor(
+    server: { command: string; args: readonly string[]; stderr: StdioClientOptions['stderr'] },
+    exit: ExitStatus,
+    stderrTail: string,
+  ) {
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const said = stderrTail
+      ? `; its last stderr lines:\n${stderrTail
+          .split('\n')
+          .map((line) => `  | ${line}`)
+          .join('\n')}`
+      : (server.stderr ?? 'forward') === 'forward'
+        ? ' without writing anything on stderr'
+        : '';
+    super(
+      'closed',
+      `The server process (${shownCommand([server.command, ...server.args])}) ${how}${said}`,
+    );
+    this.command = server.command;
+    this.args = server.args;
+    this.exitCode = exit.code;
+    this.signal = exit.signal;
+    this.stderrTail = stderrTail;
+  }
+}
+
 /** Runs an MCP server as a child process and talks to it over its stdin and stdout. */
 export class StdioClientTransport implements Transport {
   readonly networkTransport = 'pipe' as const;
@@ -86,6 +138,7 @@ export class StdioClientTransport implements Transport {
   /** The server's process group while any process of it may live (POSIX, detached). */
   private group: { pgid: number; exitSignal: NodeJS.Signals } | undefined;
   private exit: ExitStatus | undefined;
+  private gone: ServerExitedError | undefined;
   private readonly tail: StderrTail | undefined;
   private readonly decoder;
 
@@ -95,10 +148,13 @@ export class StdioClientTransport implements Transport {
       options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       options.maxDepth ?? DEFAULT_MAX_DEPTH,
     );
-    if (options.stderr === 'forward') this.tail = new StderrTail();
+    if ((options.stderr ?? 'forward') === 'forward') this.tail = new StderrTail();
   }
 
-  /** The last lines (at most 20, 4 KiB) the server wrote to stderr, with `stderr: 'forward'`. */
+  /**
+   * The last lines (at most 20, 4 KiB) the server wrote to stderr, with `stderr: 'forward'`
+   * (the default).
+   */
   get stderrTail(): string {
     return this.tail?.value ?? '';
   }
@@ -106,6 +162,11 @@ export class StdioClientTransport implements Transport {
   /** How the server process ended, once it has. */
   get exitStatus(): ExitStatus | undefined {
     return this.exit;
+  }
+
+  /** Why the server is gone, once it ended by itself (its connection's requests fail with it). */
+  get closeReason(): ServerExitedError | undefined {
+    return this.gone;
   }
 
   /**
@@ -135,7 +196,7 @@ export class StdioClientTransport implements Transport {
     const env = this.options.inheritEnv
       ? { ...(process.env as Record<string, string>), ...this.options.env }
       : { ...defaultEnvironment(), ...this.options.env };
-    const stderrMode = this.options.stderr ?? 'inherit';
+    const stderrMode = this.options.stderr ?? 'forward';
     const grouped = this.options.detached !== false && process.platform !== 'win32';
     const child = spawn(this.options.command, [...(this.options.args ?? [])], {
       shell: false,
@@ -186,7 +247,7 @@ export class StdioClientTransport implements Transport {
   async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     const stdin = this.child?.stdin;
     if (this.closedFlag || !stdin || stdin.destroyed)
-      throw new LocalError('closed', 'The server process is not running');
+      throw this.gone ?? new LocalError('closed', 'The server process is not running');
     if (!this.corked) {
       // Requests made in the same tick leave in one writev.
       this.corked = true;
@@ -307,6 +368,17 @@ export class StdioClientTransport implements Transport {
   private finish(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
+    // Its pipes closed after it exited: the exit status and the whole of its stderr are known.
+    if (this.exit?.unexpected)
+      this.gone = new ServerExitedError(
+        {
+          command: this.options.command,
+          args: [...(this.options.args ?? [])],
+          stderr: this.options.stderr,
+        },
+        this.exit,
+        this.stderrTail,
+      );
     this.onclose?.();
   }
 }
