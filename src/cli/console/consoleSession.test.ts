@@ -75,7 +75,8 @@ describe('the console session', () => {
       expect.objectContaining({ type: 'confirmed', id, decision: 'deny' }),
     );
     expect(events.find((e) => e.type === 'call-ended')).toMatchObject({
-      error: expect.stringContaining('cancelled'),
+      error: 'Cancelled',
+      cancelled: true,
     });
     expect(session.decide(id, 'allow-once')).toBe(false);
     expect(fake.calls).toEqual([]);
