@@ -41,6 +41,8 @@ export type {
   ClientInstrumentation,
   ClientRequest,
   ClientSessionView,
+  IncomingRequestView,
+  SessionObserver,
 } from './client/instrumentation.js';
 export { canonicalJson, fingerprintTool } from './client/approval/fingerprint.js';
 export type { WalkOptions } from './client/toolLister.js';

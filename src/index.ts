@@ -46,6 +46,8 @@ export type {
   MiddlewarePlacement,
   MiddlewareRequest,
   PolicyStage,
+  ServerInstrumentation,
+  ServerSessionView,
   Admission,
   Admitted,
   AdmitRequest,
@@ -108,7 +110,23 @@ export { createLinkedPair, InMemoryTransport } from './transports/memory.js';
 export type { LinkedPairOptions } from './transports/memory.js';
 export { ErrorCode, LocalError, RpcError } from './jsonrpc/errors.js';
 export type { ErrorCodeValue, LocalErrorCode } from './jsonrpc/errors.js';
-export type { Identity, MessageInfo, SendOptions, Transport } from './jsonrpc/transport.js';
+export type {
+  Identity,
+  MessageInfo,
+  PeerAddress,
+  SendOptions,
+  Transport,
+  TransportNetwork,
+} from './jsonrpc/transport.js';
+export type {
+  IncomingRequestView,
+  NotificationInterceptor,
+  NotificationObserver,
+  OutgoingNotification,
+  OutgoingRequest,
+  RequestInterceptor,
+  SessionObserver,
+} from './jsonrpc/interceptors.js';
 export type { EnvelopeHint } from './jsonrpc/decode.js';
 export type {
   JsonObject,

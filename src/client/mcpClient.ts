@@ -3,7 +3,7 @@
  * accepting older ones), lists tools across pages with a cache kept fresh by `list_changed`, and
  * calls tools with timeouts, progress, cancellation, output validation and the host's approval.
  */
-import { Connection, type ConnectionOptions } from '../jsonrpc/connection.js';
+import { Connection } from '../jsonrpc/connection.js';
 import { LocalError } from '../jsonrpc/errors.js';
 import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Progress } from '../jsonrpc/pendingRequests.js';
@@ -54,7 +54,12 @@ import {
   type ServerRequestHost,
 } from './serverRequests.js';
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
-import type { ClientInstrumentation, ClientSessionView } from './instrumentation.js';
+import {
+  sessionHooks,
+  type ClientInstrumentation,
+  type ClientSessionView,
+  type ServerRequestHandler,
+} from './instrumentation.js';
 
 /**
  * How the client talks to servers: `legacy` (the default), the `initialize` handshake of
@@ -199,10 +204,14 @@ export class McpClient {
     const offered =
       SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ??
       LATEST_PROTOCOL_VERSION;
+    const answer: ServerRequestHandler = (request, context) =>
+      answerServerRequest(this.serverRequests, request, context);
+    const instrument = this.options.instrument;
+    const hooks = instrument && sessionHooks(instrument, this.sessionView(transport), answer);
     const connection = new Connection(
       transport,
       {
-        request: (request, context) => answerServerRequest(this.serverRequests, request, context),
+        request: hooks?.request ?? answer,
         notification: (notification) => this.onNotification(notification),
       },
       {
@@ -213,14 +222,20 @@ export class McpClient {
         omitUnreadableErrorId: () =>
           this.init !== undefined && featuresOf(this.init.protocolVersion).omitUnreadableErrorId,
         onerror: (error) => this.report(error),
-        ...(this.options.instrument
-          ? { interceptRequest: this.interceptor(this.options.instrument, transport) }
-          : {}),
+        ...hooks?.options,
       },
     );
     this.connection = connection;
+    let failure: unknown;
     connection.onClose(() => {
       this.cache = undefined;
+      // Ended here (close(), a failed handshake), or by the server: the session ended with that.
+      const byServer = this.connection === connection;
+      hooks?.observer?.ended?.({
+        error:
+          failure ??
+          (byServer ? new LocalError('closed', 'The server ended the session') : undefined),
+      });
       this.options.onclose?.();
     });
     try {
@@ -256,6 +271,7 @@ export class McpClient {
       await connection.notify('notifications/initialized');
       return init;
     } catch (error) {
+      failure = error;
       this.connection = undefined;
       this.statelessMeta = undefined;
       await connection.close().catch(() => {});
@@ -583,13 +599,10 @@ export class McpClient {
     return this.features().schemaDialects ? '2020-12' : 'draft-07';
   }
 
-  /** Hands each request to the instrumentation with a live view of this session. */
-  private interceptor(
-    instrument: ClientInstrumentation,
-    transport: Transport,
-  ): NonNullable<ConnectionOptions['interceptRequest']> {
+  /** A live view of this client's session over `transport`, for the instrumentation. */
+  private sessionView(transport: Transport): ClientSessionView {
     const init = (): ServerDescription | undefined => this.init;
-    const session: ClientSessionView = {
+    return {
       get protocolVersion() {
         return init()?.protocolVersion;
       },
@@ -597,8 +610,8 @@ export class McpClient {
         return transport.sessionId;
       },
       networkTransport: transport.networkTransport,
+      network: transport.network,
     };
-    return (request, send) => instrument({ ...request, session }, send);
   }
 
   /** Whether a call runs as a task: required by the tool, or asked for and allowed. */
