@@ -2,15 +2,22 @@
  * @module Client telemetry as the client's instrumentation hook: a CLIENT span per request the
  * client sends, named `{mcp.method.name} {gen_ai.tool.name}`, its trace context injected into
  * `params._meta` so the server's span becomes its child, and the `mcp.client.operation.duration`
- * histogram.
+ * histogram; and for the rest of each session (sessionSpans.ts), the server's requests and the
+ * notifications both ways, and the session's duration.
  */
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
-import type { ClientInstrumentation, ClientRequest } from '../client/instrumentation.js';
+import type {
+  ClientInstrumentation,
+  ClientRequest,
+  ClientSessionView,
+} from '../client/instrumentation.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
+import { addNetwork } from './network.js';
 import { clientErrorOutcome, recordOutcome, resultOutcome, type Outcome } from './outcome.js';
 import { recordedJson } from './payload.js';
 import { injectContext } from './propagation.js';
+import { sessionSpans } from './sessionSpans.js';
 import { ATTR, EXECUTE_TOOL, METRICS, spanName, toolNameOf } from './semconv.js';
 
 /** Options of {@link clientTelemetry}. */
@@ -24,12 +31,11 @@ export interface ClientTelemetryOptions extends TelemetryOptions {
  * and times every request by the OpenTelemetry semantic conventions for MCP.
  */
 export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientInstrumentation {
-  const instruments = new Instruments(options, {
-    name: METRICS.client,
-    description:
-      'The duration of the MCP request as observed on the sender from the time it was sent until the response is received.',
-  });
-  return async (request, send) => {
+  const instruments = new Instruments(options);
+  const requests = async (
+    request: ClientRequest,
+    send: (params: JsonObject | undefined) => Promise<JsonObject>,
+  ): Promise<JsonObject> => {
     const started = performance.now();
     const { method, params, session } = request;
     const tool = toolNameOf(method, params);
@@ -38,8 +44,7 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
     if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
     if (session.protocolVersion !== undefined)
       metricAttributes[ATTR.protocolVersion] = session.protocolVersion;
-    if (session.networkTransport !== undefined)
-      metricAttributes[ATTR.networkTransport] = session.networkTransport;
+    addNetwork(metricAttributes, session, undefined);
 
     const spanAttributes: Attributes = {
       ...metricAttributes,
@@ -65,7 +70,9 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
         span.setAttribute(ATTR.sessionId, session.sessionId);
       recordOutcome(outcome, span, metricAttributes);
       span.end();
-      instruments.duration.record((performance.now() - started) / 1000, metricAttributes);
+      instruments
+        .duration(METRICS.client)
+        .record((performance.now() - started) / 1000, metricAttributes);
     };
     let result: JsonObject;
     try {
@@ -89,4 +96,18 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
     finish(outcome);
     return result;
   };
+  return Object.assign(requests, {
+    session: (session: ClientSessionView) =>
+      sessionSpans(instruments, {
+        side: 'client',
+        get sessionId() {
+          return session.sessionId;
+        },
+        get protocolVersion() {
+          return session.protocolVersion;
+        },
+        networkTransport: session.networkTransport,
+        network: session.network,
+      }),
+  });
 }
