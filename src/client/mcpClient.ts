@@ -57,9 +57,11 @@ import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
 import {
   sessionHooks,
   type ClientInstrumentation,
-  type ClientSessionView,
   type ServerRequestHandler,
+  type SessionHooks,
+  type ToolCallScope,
 } from './instrumentation.js';
+import type { CompiledJsonSchema } from '../protocol/jsonSchema.js';
 
 /**
  * How the client talks to servers: `legacy` (the default), the `initialize` handshake of
@@ -173,6 +175,8 @@ export class McpClient {
   private readonly validator = new OutputValidator();
   private readonly gate: ApprovalGate;
   private readonly serverRequests: ServerRequestHost;
+  /** What the instrumentation puts around the session, when there is an instrumentation. */
+  private hooks: SessionHooks | undefined;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -207,7 +211,9 @@ export class McpClient {
     const answer: ServerRequestHandler = (request, context) =>
       answerServerRequest(this.serverRequests, request, context);
     const instrument = this.options.instrument;
-    const hooks = instrument && sessionHooks(instrument, this.sessionView(transport), answer);
+    const revision = (): string | undefined => this.init?.protocolVersion;
+    const hooks = instrument && sessionHooks(instrument, { transport, revision }, answer);
+    this.hooks = hooks;
     const connection = new Connection(
       transport,
       {
@@ -229,13 +235,8 @@ export class McpClient {
     let failure: unknown;
     connection.onClose(() => {
       this.cache = undefined;
-      // Ended here (close(), a failed handshake), or by the server: the session ended with that.
-      const byServer = this.connection === connection;
-      hooks?.observer?.ended?.({
-        error:
-          failure ??
-          (byServer ? new LocalError('closed', 'The server ended the session') : undefined),
-      });
+      // Ended here (close(), a failed handshake), or by the server: connect() forgot it.
+      hooks?.ended(failure, this.connection === connection);
       this.options.onclose?.();
     });
     try {
@@ -439,17 +440,48 @@ export class McpClient {
         `Tool "${name}" is not offered by the server, so it cannot be approved`,
       );
     }
-    if (tool) await this.gate.authorize(tool, args, options.signal);
+    const scope = tool && this.options.approval ? this.hooks?.toolCall(name, args) : undefined;
+    const call = { name, args, tool, validator, asTask, scope };
+    if (!scope) return this.decidedCall(connection, call, options);
+    return this.decidedCall(connection, call, options).then(
+      (result) => {
+        scope.end();
+        return result;
+      },
+      (error: unknown) => {
+        scope.end(error);
+        throw error;
+      },
+    );
+  }
+
+  /** Asks for approval, then sends the call, as a task or not, and checks its result. */
+  private async decidedCall(
+    connection: Connection,
+    call: {
+      name: string;
+      args: Record<string, unknown>;
+      tool: Tool | undefined;
+      validator: CompiledJsonSchema | undefined;
+      asTask: boolean;
+      scope: ToolCallScope | undefined;
+    },
+    options: CallToolOptions,
+  ): Promise<CallToolResult> {
+    const { name, args, tool, validator, scope } = call;
+    if (tool)
+      await this.gate.authorize(tool, args, scope ? { ...options, observer: scope } : options);
     const startedAt = Date.now();
     try {
       const params: JsonObject = { name, arguments: args };
       if (options.meta) params['_meta'] = options.meta;
-      const raw = asTask
+      const raw = call.asTask
         ? await callToolAsTask(
             connection,
             { name, args },
             {
               ...(options.signal ? { signal: options.signal } : {}),
+              ...(scope ? { scope } : {}),
               ...(typeof options.task === 'object' && options.task.ttl !== undefined
                 ? { ttl: options.task.ttl }
                 : {}),
@@ -465,7 +497,7 @@ export class McpClient {
               watch: (taskId, listener) => this.watchTask(taskId, listener),
             },
           )
-        : await this.requestCall(connection, params, options);
+        : await this.requestCall(connection, params, scope ? { ...options, scope } : options);
       const result = parseCallToolResult(raw, this.features());
       if (validator && tool) this.validator.check(tool, validator, result);
       this.gate.finished(name, { isError: result.isError === true }, startedAt);
@@ -483,7 +515,7 @@ export class McpClient {
   private async requestCall(
     connection: Connection,
     params: JsonObject,
-    options: CallToolOptions,
+    options: CallToolOptions & { scope?: ToolCallScope },
   ): Promise<JsonObject> {
     const name = params['name'] as string;
     const headers = this.paramHeaders.get(name);
@@ -501,7 +533,12 @@ export class McpClient {
         ? { headers: paramHeaderValues(headers, params['arguments'] as Record<string, unknown>) }
         : {}),
     };
-    let raw = await connection.request('tools/call', this.withMeta(params), sendOptions);
+    // The call's scope goes with its first request only (rounds of input are requests of their own).
+    let raw = await connection.request(
+      'tools/call',
+      this.withMeta(params),
+      options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
+    );
     if (!this.statelessMeta) return raw;
     for (let round = 1; checkResultType(raw, 'tools/call') === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS)
@@ -597,21 +634,6 @@ export class McpClient {
   /** How a schema without `$schema` is read: 2020-12 from 2025-11-25 (SEP-1613), draft-07 before. */
   private schemaDialect(): JsonSchemaDialect {
     return this.features().schemaDialects ? '2020-12' : 'draft-07';
-  }
-
-  /** A live view of this client's session over `transport`, for the instrumentation. */
-  private sessionView(transport: Transport): ClientSessionView {
-    const init = (): ServerDescription | undefined => this.init;
-    return {
-      get protocolVersion() {
-        return init()?.protocolVersion;
-      },
-      get sessionId() {
-        return transport.sessionId;
-      },
-      networkTransport: transport.networkTransport,
-      network: transport.network,
-    };
   }
 
   /** Whether a call runs as a task: required by the tool, or asked for and allowed. */
