@@ -10,7 +10,9 @@ import type {
   ClientInstrumentation,
   ClientRequest,
   ClientSessionView,
+  ToolCallView,
 } from '../client/instrumentation.js';
+import { ToolCallSpan } from './toolCallSpan.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
 import { addNetwork } from './network.js';
@@ -39,31 +41,27 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
     const started = performance.now();
     const { method, params, session } = request;
     const tool = toolNameOf(method, params);
-    const metricAttributes: Attributes = { [ATTR.methodName]: method };
-    if (method === 'tools/call') metricAttributes[ATTR.operationName] = EXECUTE_TOOL;
-    if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
-    if (session.protocolVersion !== undefined)
-      metricAttributes[ATTR.protocolVersion] = session.protocolVersion;
-    addNetwork(metricAttributes, session, undefined);
-
+    const metricAttributes = metricAttributesOf(method, tool, session);
     const spanAttributes: Attributes = {
       ...metricAttributes,
       [ATTR.requestId]: String(request.id),
     };
     if (session.sessionId !== undefined) spanAttributes[ATTR.sessionId] = session.sessionId;
-    if (options.recordArguments && tool !== undefined && params?.['arguments'] !== undefined) {
-      const json = recordedJson(params['arguments'], instruments.maxRecordedLength);
-      if (json !== undefined) spanAttributes[ATTR.toolCallArguments] = json;
-    }
+    if (options.recordArguments && tool !== undefined)
+      addArguments(spanAttributes, params?.['arguments'], instruments.maxRecordedLength);
     if (options.spanAttributes)
       Object.assign(spanAttributes, extraAttributes(options.spanAttributes, request));
 
-    const parent = context.active();
-    const span = instruments.tracer.startSpan(
-      spanName(method, tool),
-      { kind: SpanKind.CLIENT, attributes: spanAttributes },
-      parent,
-    );
+    // A call the person decided about has had its span since callTool started it.
+    const call = request.call instanceof ToolCallSpan ? request.call.take() : undefined;
+    const parent = call?.parent ?? context.active();
+    const span =
+      call?.span.setAttributes(spanAttributes) ??
+      instruments.tracer.startSpan(
+        spanName(method, tool),
+        { kind: SpanKind.CLIENT, attributes: spanAttributes },
+        parent,
+      );
     const finish = (outcome: Outcome): void => {
       // Over HTTP, `initialize` learns the session id from its answer.
       if (spanAttributes[ATTR.sessionId] === undefined && session.sessionId !== undefined)
@@ -97,6 +95,19 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
     return result;
   };
   return Object.assign(requests, {
+    toolCall: (call: ToolCallView) => {
+      const attributes = metricAttributesOf('tools/call', call.name, call.session);
+      if (call.session.sessionId !== undefined) attributes[ATTR.sessionId] = call.session.sessionId;
+      if (options.recordArguments)
+        addArguments(attributes, call.arguments, instruments.maxRecordedLength);
+      const parent = context.active();
+      const span = instruments.tracer.startSpan(
+        spanName('tools/call', call.name),
+        { kind: SpanKind.CLIENT, attributes },
+        parent,
+      );
+      return new ToolCallSpan(span, parent, instruments.maxRecordedLength);
+    },
     session: (session: ClientSessionView) =>
       sessionSpans(instruments, {
         side: 'client',
@@ -110,4 +121,26 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
         network: session.network,
       }),
   });
+}
+
+/** The histogram attributes of a request (its span's start with them). */
+function metricAttributesOf(
+  method: string,
+  tool: string | undefined,
+  session: ClientSessionView,
+): Attributes {
+  const attributes: Attributes = { [ATTR.methodName]: method };
+  if (method === 'tools/call') attributes[ATTR.operationName] = EXECUTE_TOOL;
+  if (tool !== undefined) attributes[ATTR.toolName] = tool;
+  if (session.protocolVersion !== undefined)
+    attributes[ATTR.protocolVersion] = session.protocolVersion;
+  addNetwork(attributes, session, undefined);
+  return attributes;
+}
+
+/** Adds a call's arguments as `gen_ai.tool.call.arguments` (opt-in), cut to `max`. */
+function addArguments(attributes: Attributes, args: unknown, max: number): void {
+  if (args === undefined) return;
+  const json = recordedJson(args, max);
+  if (json !== undefined) attributes[ATTR.toolCallArguments] = json;
 }
