@@ -112,6 +112,20 @@ describe('Middleware.instrumentation', () => {
     expect(log).toContain('B asks roots/list');
   });
 
+  it('composes only the hooks some of them have', async () => {
+    const ends: string[] = [];
+    const endsOnly = (name: string): Middleware =>
+      Object.assign((_r: unknown, next: () => Promise<JsonObject>) => next(), {
+        instrumentation: { session: () => ({ ended: () => ends.push(name) }) },
+      });
+    const { session } = await connect(serverWith(endsOnly('A'), endsOnly('B')));
+    const options = connectionOptions(session);
+    for (const hook of ['interceptRequest', 'interceptNotification', 'observeNotification'])
+      expect(options).not.toHaveProperty(hook);
+    await session.close();
+    expect(ends).toEqual(['A', 'B']);
+  });
+
   it('hands the server’s requests on with the params each hook gave', async () => {
     const seen: unknown[] = [];
     const { client: c } = await connect(serverWith(recorder('A', []), recorder('B', [])), {

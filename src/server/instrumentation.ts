@@ -43,27 +43,44 @@ export function combinedObserver(
   const requests = each('outgoingRequest');
   const notifications = each('outgoingNotification');
   const ended = each('ended');
+  // A member none of them has stays absent: the connection then runs no hook for it.
   return {
-    incomingRequest: (request, handle) =>
-      incoming.reduceRight<() => ReturnType<typeof handle>>(
-        (inner, hook) => () => hook(request, inner),
-        handle,
-      )(),
-    incomingNotification: (notification, info, handle) =>
-      notified.reduceRight<() => void>(
-        (inner, hook) => () => hook(notification, info, inner),
-        handle,
-      )(),
-    outgoingRequest: (request, send) =>
-      requests.reduceRight<typeof send>(
-        (inner, hook) => (params) => hook({ ...request, params }, inner),
-        send,
-      )(request.params),
-    outgoingNotification: (notification, send) =>
-      notifications.reduceRight<typeof send>(
-        (inner, hook) => (params) => hook({ ...notification, params }, inner),
-        send,
-      )(notification.params),
+    ...(incoming.length === 0
+      ? {}
+      : {
+          incomingRequest: (request, handle) =>
+            incoming.reduceRight<() => ReturnType<typeof handle>>(
+              (inner, hook) => () => hook(request, inner),
+              handle,
+            )(),
+        }),
+    ...(notified.length === 0
+      ? {}
+      : {
+          incomingNotification: (notification, info, handle) =>
+            notified.reduceRight<() => void>(
+              (inner, hook) => () => hook(notification, info, inner),
+              handle,
+            )(),
+        }),
+    ...(requests.length === 0
+      ? {}
+      : {
+          outgoingRequest: (request, send) =>
+            requests.reduceRight<typeof send>(
+              (inner, hook) => (params) => hook({ ...request, params }, inner),
+              send,
+            )(request.params),
+        }),
+    ...(notifications.length === 0
+      ? {}
+      : {
+          outgoingNotification: (notification, send) =>
+            notifications.reduceRight<typeof send>(
+              (inner, hook) => (params) => hook({ ...notification, params }, inner),
+              send,
+            )(notification.params),
+        }),
     ended: (outcome) => {
       for (const hook of ended) hook(outcome);
     },
