@@ -41,8 +41,24 @@ export type {
   ClientInstrumentation,
   ClientRequest,
   ClientSessionView,
+  IncomingRequestView,
+  SessionObserver,
+  ToolCallScope,
+  ToolCallView,
 } from './client/instrumentation.js';
-export { canonicalJson, fingerprintTool } from './client/approval/fingerprint.js';
+export type {
+  ApprovalAsked,
+  ApprovalDecided,
+  ApprovalObserver,
+  ApprovalStep,
+  DecisionSource,
+  DefinitionChange,
+} from './client/approval/steps.js';
+export {
+  canonicalJson,
+  definitionChanges,
+  fingerprintTool,
+} from './client/approval/fingerprint.js';
 export type { WalkOptions } from './client/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';
 export type { Task, TaskStatus } from './tasks/taskTypes.js';

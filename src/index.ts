@@ -46,6 +46,8 @@ export type {
   MiddlewarePlacement,
   MiddlewareRequest,
   PolicyStage,
+  ServerInstrumentation,
+  ServerSessionView,
   Admission,
   Admitted,
   AdmitRequest,
@@ -97,6 +99,10 @@ export type {
   ClientRequest,
   ClientSessionView,
   ConnectClientOptions,
+  ApprovalStep,
+  DecisionSource,
+  ToolCallScope,
+  ToolCallView,
   HandlerCapabilityOptions,
   Progress,
   ProtocolEra,
@@ -108,7 +114,23 @@ export { createLinkedPair, InMemoryTransport } from './transports/memory.js';
 export type { LinkedPairOptions } from './transports/memory.js';
 export { ErrorCode, LocalError, RpcError } from './jsonrpc/errors.js';
 export type { ErrorCodeValue, LocalErrorCode } from './jsonrpc/errors.js';
-export type { Identity, MessageInfo, SendOptions, Transport } from './jsonrpc/transport.js';
+export type {
+  Identity,
+  MessageInfo,
+  PeerAddress,
+  SendOptions,
+  Transport,
+  TransportNetwork,
+} from './jsonrpc/transport.js';
+export type {
+  IncomingRequestView,
+  NotificationInterceptor,
+  NotificationObserver,
+  OutgoingNotification,
+  OutgoingRequest,
+  RequestInterceptor,
+  SessionObserver,
+} from './jsonrpc/interceptors.js';
 export type { EnvelopeHint } from './jsonrpc/decode.js';
 export type {
   JsonObject,

@@ -13,3 +13,4 @@ export {
   DURATION_BUCKETS,
   METRICS as MCP_METRICS,
 } from './otel/semconv.js';
+export { APPROVAL as MCP_APPROVAL } from './otel/approvalEvents.js';

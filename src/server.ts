@@ -30,6 +30,12 @@ export type {
   MiddlewareRequest,
   PolicyStage,
 } from './server/middleware.js';
+export type {
+  IncomingRequestView,
+  ServerInstrumentation,
+  ServerSessionView,
+  SessionObserver,
+} from './server/instrumentation.js';
 export { MemoryRateLimitStore } from './server/memoryRateLimitStore.js';
 export type { MemoryRateLimitStoreOptions } from './server/memoryRateLimitStore.js';
 export type {

@@ -3,7 +3,7 @@
  * accepting older ones), lists tools across pages with a cache kept fresh by `list_changed`, and
  * calls tools with timeouts, progress, cancellation, output validation and the host's approval.
  */
-import { Connection, type ConnectionOptions } from '../jsonrpc/connection.js';
+import { Connection } from '../jsonrpc/connection.js';
 import { LocalError } from '../jsonrpc/errors.js';
 import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Progress } from '../jsonrpc/pendingRequests.js';
@@ -54,7 +54,14 @@ import {
   type ServerRequestHost,
 } from './serverRequests.js';
 import { listAllTools, walkPages, type WalkOptions } from './toolLister.js';
-import type { ClientInstrumentation, ClientSessionView } from './instrumentation.js';
+import {
+  sessionHooks,
+  type ClientInstrumentation,
+  type ServerRequestHandler,
+  type SessionHooks,
+  type ToolCallScope,
+} from './instrumentation.js';
+import type { CompiledJsonSchema } from '../protocol/jsonSchema.js';
 
 /**
  * How the client talks to servers: `legacy` (the default), the `initialize` handshake of
@@ -168,6 +175,8 @@ export class McpClient {
   private readonly validator = new OutputValidator();
   private readonly gate: ApprovalGate;
   private readonly serverRequests: ServerRequestHost;
+  /** What the instrumentation puts around the session, when there is an instrumentation. */
+  private hooks: SessionHooks | undefined;
 
   constructor(
     readonly clientInfo: Implementation,
@@ -199,10 +208,16 @@ export class McpClient {
     const offered =
       SUPPORTED_PROTOCOL_VERSIONS.filter((v) => accepted.includes(v)).at(-1) ??
       LATEST_PROTOCOL_VERSION;
+    const answer: ServerRequestHandler = (request, context) =>
+      answerServerRequest(this.serverRequests, request, context);
+    const instrument = this.options.instrument;
+    const revision = (): string | undefined => this.init?.protocolVersion;
+    const hooks = instrument && sessionHooks(instrument, { transport, revision }, answer);
+    this.hooks = hooks;
     const connection = new Connection(
       transport,
       {
-        request: (request, context) => answerServerRequest(this.serverRequests, request, context),
+        request: hooks?.request ?? answer,
         notification: (notification) => this.onNotification(notification),
       },
       {
@@ -213,14 +228,15 @@ export class McpClient {
         omitUnreadableErrorId: () =>
           this.init !== undefined && featuresOf(this.init.protocolVersion).omitUnreadableErrorId,
         onerror: (error) => this.report(error),
-        ...(this.options.instrument
-          ? { interceptRequest: this.interceptor(this.options.instrument, transport) }
-          : {}),
+        ...hooks?.options,
       },
     );
     this.connection = connection;
+    let failure: unknown;
     connection.onClose(() => {
       this.cache = undefined;
+      // Ended here (close(), a failed handshake), or by the server: connect() forgot it.
+      hooks?.ended(failure, this.connection === connection);
       this.options.onclose?.();
     });
     try {
@@ -256,6 +272,7 @@ export class McpClient {
       await connection.notify('notifications/initialized');
       return init;
     } catch (error) {
+      failure = error;
       this.connection = undefined;
       this.statelessMeta = undefined;
       await connection.close().catch(() => {});
@@ -423,17 +440,48 @@ export class McpClient {
         `Tool "${name}" is not offered by the server, so it cannot be approved`,
       );
     }
-    if (tool) await this.gate.authorize(tool, args, options.signal);
+    const scope = tool && this.options.approval ? this.hooks?.toolCall(name, args) : undefined;
+    const call = { name, args, tool, validator, asTask, scope };
+    if (!scope) return this.decidedCall(connection, call, options);
+    return this.decidedCall(connection, call, options).then(
+      (result) => {
+        scope.end();
+        return result;
+      },
+      (error: unknown) => {
+        scope.end(error);
+        throw error;
+      },
+    );
+  }
+
+  /** Asks for approval, then sends the call, as a task or not, and checks its result. */
+  private async decidedCall(
+    connection: Connection,
+    call: {
+      name: string;
+      args: Record<string, unknown>;
+      tool: Tool | undefined;
+      validator: CompiledJsonSchema | undefined;
+      asTask: boolean;
+      scope: ToolCallScope | undefined;
+    },
+    options: CallToolOptions,
+  ): Promise<CallToolResult> {
+    const { name, args, tool, validator, scope } = call;
+    if (tool)
+      await this.gate.authorize(tool, args, scope ? { ...options, observer: scope } : options);
     const startedAt = Date.now();
     try {
       const params: JsonObject = { name, arguments: args };
       if (options.meta) params['_meta'] = options.meta;
-      const raw = asTask
+      const raw = call.asTask
         ? await callToolAsTask(
             connection,
             { name, args },
             {
               ...(options.signal ? { signal: options.signal } : {}),
+              ...(scope ? { scope } : {}),
               ...(typeof options.task === 'object' && options.task.ttl !== undefined
                 ? { ttl: options.task.ttl }
                 : {}),
@@ -449,7 +497,7 @@ export class McpClient {
               watch: (taskId, listener) => this.watchTask(taskId, listener),
             },
           )
-        : await this.requestCall(connection, params, options);
+        : await this.requestCall(connection, params, scope ? { ...options, scope } : options);
       const result = parseCallToolResult(raw, this.features());
       if (validator && tool) this.validator.check(tool, validator, result);
       this.gate.finished(name, { isError: result.isError === true }, startedAt);
@@ -467,7 +515,7 @@ export class McpClient {
   private async requestCall(
     connection: Connection,
     params: JsonObject,
-    options: CallToolOptions,
+    options: CallToolOptions & { scope?: ToolCallScope },
   ): Promise<JsonObject> {
     const name = params['name'] as string;
     const headers = this.paramHeaders.get(name);
@@ -485,7 +533,12 @@ export class McpClient {
         ? { headers: paramHeaderValues(headers, params['arguments'] as Record<string, unknown>) }
         : {}),
     };
-    let raw = await connection.request('tools/call', this.withMeta(params), sendOptions);
+    // The call's scope goes with its first request only (rounds of input are requests of their own).
+    let raw = await connection.request(
+      'tools/call',
+      this.withMeta(params),
+      options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
+    );
     if (!this.statelessMeta) return raw;
     for (let round = 1; checkResultType(raw, 'tools/call') === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS)
@@ -581,24 +634,6 @@ export class McpClient {
   /** How a schema without `$schema` is read: 2020-12 from 2025-11-25 (SEP-1613), draft-07 before. */
   private schemaDialect(): JsonSchemaDialect {
     return this.features().schemaDialects ? '2020-12' : 'draft-07';
-  }
-
-  /** Hands each request to the instrumentation with a live view of this session. */
-  private interceptor(
-    instrument: ClientInstrumentation,
-    transport: Transport,
-  ): NonNullable<ConnectionOptions['interceptRequest']> {
-    const init = (): ServerDescription | undefined => this.init;
-    const session: ClientSessionView = {
-      get protocolVersion() {
-        return init()?.protocolVersion;
-      },
-      get sessionId() {
-        return transport.sessionId;
-      },
-      networkTransport: transport.networkTransport,
-    };
-    return (request, send) => instrument({ ...request, session }, send);
   }
 
   /** Whether a call runs as a task: required by the tool, or asked for and allowed. */

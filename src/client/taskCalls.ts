@@ -59,6 +59,8 @@ export interface TaskCallOptions {
   /** The CreateTaskResult's text for the model, if the server gave one. */
   onimmediateresponse?: (text: string) => void;
   meta?: Record<string, unknown>;
+  /** Handed to the request interceptor with the task-augmented `tools/call` (RequestOptions.scope). */
+  scope?: unknown;
   /** Subscribes to the server's `notifications/tasks/status` for one task; returns the stop. */
   watch?: (taskId: string, listener: (task: Task) => void) => () => void;
 }
@@ -195,6 +197,7 @@ function createTask(
   const creating = connection.request('tools/call', params, {
     cancellable: false,
     timeoutMs: limit + CREATE_GRACE_MS,
+    ...(options.scope !== undefined ? { scope: options.scope } : {}),
   });
   return new Promise<JsonObject>((resolve, reject) => {
     let settled = false;

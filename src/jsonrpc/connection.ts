@@ -8,6 +8,7 @@ import { Deferred } from './deferred.js';
 import { IncomingRequest, type IncomingRequestContext } from './incomingRequest.js';
 
 export type { IncomingRequestContext } from './incomingRequest.js';
+export type { OutgoingRequest, RequestInterceptor } from './interceptors.js';
 import type { EnvelopeHint } from './decode.js';
 import { ErrorCode, LocalError, RpcError, toRpcError } from './errors.js';
 import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
@@ -15,6 +16,12 @@ import { CANCELLED, PROGRESS } from './methods.js';
 import { PendingRequests, type GiveUpReason, type Progress } from './pendingRequests.js';
 import { RequestScheduler } from './requestScheduler.js';
 import { EarlyCancels } from './earlyCancels.js';
+import type {
+  NotificationInterceptor,
+  NotificationObserver,
+  OutgoingRequest,
+  RequestInterceptor,
+} from './interceptors.js';
 import type { MessageInfo, SendOptions, Transport } from './transport.js';
 import type {
   JsonObject,
@@ -57,26 +64,9 @@ export interface RequestOptions {
   cancellable?: boolean;
   /** Headers for the transport's HTTP request (see {@link SendOptions.headers}). */
   headers?: Readonly<Record<string, string>>;
+  /** Handed to the request interceptor as `OutgoingRequest.scope`; nothing else reads it. */
+  scope?: unknown;
 }
-
-/** An outgoing request as a {@link RequestInterceptor} sees it, before it is sent. */
-export interface OutgoingRequest {
-  /** The id the request is sent with. */
-  readonly id: RequestId;
-  readonly method: string;
-  /** The params as the caller gave them (a progress token is added afterwards, when asked). */
-  readonly params: JsonObject | undefined;
-}
-
-/**
- * Wraps every outgoing request (instrumentation: traces, metrics). It must call `send` once,
- * with the request's params or a copy it extended (trace context in `_meta`), and return what
- * `send` returns, observed as it likes; `send` rejects as {@link Connection.request} does.
- */
-export type RequestInterceptor = (
-  request: OutgoingRequest,
-  send: (params: JsonObject | undefined) => Promise<JsonObject>,
-) => Promise<JsonObject>;
 
 /** Connection-wide options. */
 export interface ConnectionOptions {
@@ -106,6 +96,10 @@ export interface ConnectionOptions {
    * straight out: no closure, no extra call.
    */
   interceptRequest?: RequestInterceptor;
+  /** Wraps each outgoing notification (see {@link NotificationInterceptor}). */
+  interceptNotification?: NotificationInterceptor;
+  /** Wraps the handling of each incoming notification (see {@link NotificationObserver}). */
+  observeNotification?: NotificationObserver;
 }
 
 /** One JSON-RPC peer-to-peer connection. */
@@ -231,7 +225,8 @@ export class Connection {
     const request: OutgoingRequest = { id, method, params };
     const intercept = this.options.interceptRequest;
     if (intercept === undefined) return this.send(request, options);
-    return intercept(request, (sent) =>
+    const { scope } = options;
+    return intercept(scope === undefined ? request : { id, method, params, scope }, (sent) =>
       this.send(sent === params ? request : { id, method, params: sent }, options),
     );
   }
@@ -283,6 +278,18 @@ export class Connection {
    * a transport that holds it for a congested reader).
    */
   notify(method: string, params?: JsonObject, options: SendOptions = {}): Promise<void> {
+    if (this.closedFlag) return Promise.reject(this.closedError());
+    const intercept = this.options.interceptNotification;
+    if (intercept === undefined) return this.sendNotification(method, params, options);
+    return intercept({ method, params }, (sent) => this.sendNotification(method, sent, options));
+  }
+
+  /** Sends a notification as it is; see {@link notify}. */
+  private sendNotification(
+    method: string,
+    params: JsonObject | undefined,
+    options: SendOptions,
+  ): Promise<void> {
     if (this.closedFlag) return Promise.reject(this.closedError());
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
@@ -352,6 +359,17 @@ export class Connection {
   }
 
   private handleNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
+    const observe = this.options.observeNotification;
+    if (observe === undefined) this.dispatchNotification(message, info);
+    else
+      try {
+        observe(message, info, () => this.dispatchNotification(message, info));
+      } catch (error) {
+        this.report(error instanceof Error ? error : new Error(String(error)));
+      }
+  }
+
+  private dispatchNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
     if (message.method === CANCELLED) {
       const requestId = message.params?.['requestId'];
       if (!isRequestId(requestId)) return;

@@ -46,6 +46,35 @@ export interface MessageInfo {
    * its /64). Anonymous callers are rate-limited by it.
    */
   readonly clientAddress?: string;
+  /**
+   * The socket the message came on (HTTP; a Node socket is one), for telemetry: OpenTelemetry's
+   * `client.address` and `client.port`. The peer as the network shows it (a proxy, say): never
+   * for access decisions.
+   */
+  readonly peer?: PeerAddress | undefined;
+  /** The HTTP version of the request that carried the message (`1.1`, `2.0`), over HTTP. */
+  readonly httpVersion?: string | undefined;
+}
+
+/** The remote end of a connection (the shape of a Node socket's fields). */
+export interface PeerAddress {
+  readonly remoteAddress?: string | undefined;
+  readonly remotePort?: number | undefined;
+}
+
+/**
+ * What a transport knows of the network beyond {@link Transport.networkTransport}, in
+ * OpenTelemetry's terms; read by telemetry when a session starts.
+ */
+export interface TransportNetwork {
+  /** `network.protocol.name`: the application protocol carrying the messages (`http`). */
+  readonly protocolName?: string;
+  /** `network.protocol.version`, when the transport knows it for all of its messages (`1.1`). */
+  readonly protocolVersion?: string;
+  /** A client transport's `server.address`: the host it was told to reach (name or address). */
+  readonly serverAddress?: string;
+  /** A client transport's `server.port`. */
+  readonly serverPort?: number;
 }
 
 /** Options for one outgoing message. */
@@ -71,6 +100,8 @@ export interface Transport {
    * (HTTP), `inproc` (in memory). Middleware and telemetry read it; optional.
    */
   readonly networkTransport?: 'pipe' | 'tcp' | 'inproc';
+  /** Further network facts for telemetry (HTTP: the protocol and, client side, the server). */
+  readonly network?: TransportNetwork | undefined;
   /** Starts receiving. Called once, by the connection. */
   start(): Promise<void>;
   /** Sends one message or a batch. Resolves when the transport has accepted it. */

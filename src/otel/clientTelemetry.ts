@@ -2,15 +2,24 @@
  * @module Client telemetry as the client's instrumentation hook: a CLIENT span per request the
  * client sends, named `{mcp.method.name} {gen_ai.tool.name}`, its trace context injected into
  * `params._meta` so the server's span becomes its child, and the `mcp.client.operation.duration`
- * histogram.
+ * histogram; and for the rest of each session (sessionSpans.ts), the server's requests and the
+ * notifications both ways, and the session's duration.
  */
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
-import type { ClientInstrumentation, ClientRequest } from '../client/instrumentation.js';
+import type {
+  ClientInstrumentation,
+  ClientRequest,
+  ClientSessionView,
+  ToolCallView,
+} from '../client/instrumentation.js';
+import { ToolCallSpan } from './toolCallSpan.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
+import { addNetwork } from './network.js';
 import { clientErrorOutcome, recordOutcome, resultOutcome, type Outcome } from './outcome.js';
 import { recordedJson } from './payload.js';
 import { injectContext } from './propagation.js';
+import { sessionSpans } from './sessionSpans.js';
 import { ATTR, EXECUTE_TOOL, METRICS, spanName, toolNameOf } from './semconv.js';
 
 /** Options of {@link clientTelemetry}. */
@@ -24,48 +33,44 @@ export interface ClientTelemetryOptions extends TelemetryOptions {
  * and times every request by the OpenTelemetry semantic conventions for MCP.
  */
 export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientInstrumentation {
-  const instruments = new Instruments(options, {
-    name: METRICS.client,
-    description:
-      'The duration of the MCP request as observed on the sender from the time it was sent until the response is received.',
-  });
-  return async (request, send) => {
+  const instruments = new Instruments(options);
+  const requests = async (
+    request: ClientRequest,
+    send: (params: JsonObject | undefined) => Promise<JsonObject>,
+  ): Promise<JsonObject> => {
     const started = performance.now();
     const { method, params, session } = request;
     const tool = toolNameOf(method, params);
-    const metricAttributes: Attributes = { [ATTR.methodName]: method };
-    if (method === 'tools/call') metricAttributes[ATTR.operationName] = EXECUTE_TOOL;
-    if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
-    if (session.protocolVersion !== undefined)
-      metricAttributes[ATTR.protocolVersion] = session.protocolVersion;
-    if (session.networkTransport !== undefined)
-      metricAttributes[ATTR.networkTransport] = session.networkTransport;
-
+    const metricAttributes = metricAttributesOf(method, tool, session);
     const spanAttributes: Attributes = {
       ...metricAttributes,
       [ATTR.requestId]: String(request.id),
     };
     if (session.sessionId !== undefined) spanAttributes[ATTR.sessionId] = session.sessionId;
-    if (options.recordArguments && tool !== undefined && params?.['arguments'] !== undefined) {
-      const json = recordedJson(params['arguments'], instruments.maxRecordedLength);
-      if (json !== undefined) spanAttributes[ATTR.toolCallArguments] = json;
-    }
+    if (options.recordArguments && tool !== undefined)
+      addArguments(spanAttributes, params?.['arguments'], instruments.maxRecordedLength);
     if (options.spanAttributes)
       Object.assign(spanAttributes, extraAttributes(options.spanAttributes, request));
 
-    const parent = context.active();
-    const span = instruments.tracer.startSpan(
-      spanName(method, tool),
-      { kind: SpanKind.CLIENT, attributes: spanAttributes },
-      parent,
-    );
+    // A call the person decided about has had its span since callTool started it.
+    const call = request.call instanceof ToolCallSpan ? request.call.take() : undefined;
+    const parent = call?.parent ?? context.active();
+    const span =
+      call?.span.setAttributes(spanAttributes) ??
+      instruments.tracer.startSpan(
+        spanName(method, tool),
+        { kind: SpanKind.CLIENT, attributes: spanAttributes },
+        parent,
+      );
     const finish = (outcome: Outcome): void => {
       // Over HTTP, `initialize` learns the session id from its answer.
       if (spanAttributes[ATTR.sessionId] === undefined && session.sessionId !== undefined)
         span.setAttribute(ATTR.sessionId, session.sessionId);
       recordOutcome(outcome, span, metricAttributes);
       span.end();
-      instruments.duration.record((performance.now() - started) / 1000, metricAttributes);
+      instruments
+        .duration(METRICS.client)
+        .record((performance.now() - started) / 1000, metricAttributes);
     };
     let result: JsonObject;
     try {
@@ -89,4 +94,53 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
     finish(outcome);
     return result;
   };
+  return Object.assign(requests, {
+    toolCall: (call: ToolCallView) => {
+      const attributes = metricAttributesOf('tools/call', call.name, call.session);
+      if (call.session.sessionId !== undefined) attributes[ATTR.sessionId] = call.session.sessionId;
+      if (options.recordArguments)
+        addArguments(attributes, call.arguments, instruments.maxRecordedLength);
+      const parent = context.active();
+      const span = instruments.tracer.startSpan(
+        spanName('tools/call', call.name),
+        { kind: SpanKind.CLIENT, attributes },
+        parent,
+      );
+      return new ToolCallSpan(span, parent, instruments.maxRecordedLength);
+    },
+    session: (session: ClientSessionView) =>
+      sessionSpans(instruments, {
+        side: 'client',
+        get sessionId() {
+          return session.sessionId;
+        },
+        get protocolVersion() {
+          return session.protocolVersion;
+        },
+        networkTransport: session.networkTransport,
+        network: session.network,
+      }),
+  });
+}
+
+/** The histogram attributes of a request (its span's start with them). */
+function metricAttributesOf(
+  method: string,
+  tool: string | undefined,
+  session: ClientSessionView,
+): Attributes {
+  const attributes: Attributes = { [ATTR.methodName]: method };
+  if (method === 'tools/call') attributes[ATTR.operationName] = EXECUTE_TOOL;
+  if (tool !== undefined) attributes[ATTR.toolName] = tool;
+  if (session.protocolVersion !== undefined)
+    attributes[ATTR.protocolVersion] = session.protocolVersion;
+  addNetwork(attributes, session, undefined);
+  return attributes;
+}
+
+/** Adds a call's arguments as `gen_ai.tool.call.arguments` (opt-in), cut to `max`. */
+function addArguments(attributes: Attributes, args: unknown, max: number): void {
+  if (args === undefined) return;
+  const json = recordedJson(args, max);
+  if (json !== undefined) attributes[ATTR.toolCallArguments] = json;
 }

@@ -1,6 +1,7 @@
 /**
- * @module The options both sides share and the instruments they resolve to: a tracer, a duration
- * histogram and a propagator, from the providers given or the OpenTelemetry API's global ones.
+ * @module The options both sides share and the instruments they resolve to: a tracer, the
+ * duration histograms and a propagator, from the providers given or the OpenTelemetry API's
+ * global ones.
  */
 import {
   diag,
@@ -14,7 +15,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { DURATION_BUCKETS } from './semconv.js';
+import { DURATION_BUCKETS, METRIC_DESCRIPTIONS, type MetricName } from './semconv.js';
 
 /** The instrumentation scope of toolwire's spans and metrics. */
 export const SCOPE = 'toolwire';
@@ -49,19 +50,24 @@ export interface TelemetryOptions {
    * with `…`. Default 4096.
    */
   maxRecordedLength?: number;
+  /**
+   * Trace notifications, both ways (a span each, and a point in the operation histograms).
+   * Default true; a server sending many progress notifications may turn it off.
+   */
+  notifications?: boolean;
 }
 
-/** The tracer, histogram and propagator of one `serverTelemetry()` or `clientTelemetry()`. */
+/** The tracer, histograms and propagator of one `serverTelemetry()` or `clientTelemetry()`. */
 export class Instruments {
   private tracerValue: Tracer | undefined;
-  private histogramValue: Histogram | undefined;
+  private readonly histograms = new Map<MetricName, Histogram>();
   readonly propagator: TextMapPropagator;
   readonly maxRecordedLength: number;
+  /** Whether notifications are traced. */
+  readonly notifications: boolean;
 
-  constructor(
-    private readonly options: TelemetryOptions,
-    private readonly metric: { name: string; description: string },
-  ) {
+  constructor(private readonly options: TelemetryOptions) {
+    this.notifications = options.notifications !== false;
     this.propagator = options.propagator ?? propagation;
     const max = options.maxRecordedLength ?? 4096;
     if (!Number.isInteger(max) || max < 1)
@@ -77,16 +83,20 @@ export class Instruments {
     return this.tracerValue;
   }
 
-  /** The duration histogram (seconds, the convention's explicit bucket boundaries). */
-  get duration(): Histogram {
-    this.histogramValue ??= (this.options.meterProvider ?? metrics.getMeterProvider())
-      .getMeter(SCOPE)
-      .createHistogram(this.metric.name, {
-        unit: 's',
-        description: this.metric.description,
-        advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
-      });
-    return this.histogramValue;
+  /** A duration histogram (seconds, the convention's explicit bucket boundaries). */
+  duration(name: MetricName): Histogram {
+    let histogram = this.histograms.get(name);
+    if (histogram === undefined) {
+      histogram = (this.options.meterProvider ?? metrics.getMeterProvider())
+        .getMeter(SCOPE)
+        .createHistogram(name, {
+          unit: 's',
+          description: METRIC_DESCRIPTIONS[name],
+          advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+        });
+      this.histograms.set(name, histogram);
+    }
+    return histogram;
   }
 }
 

@@ -24,7 +24,12 @@ export interface Outcome {
   readonly exception?: unknown;
 }
 
-const SUCCESS: Outcome = { errorType: undefined, statusCode: undefined, description: undefined };
+/** A request answered with a result, a notification sent or handled. */
+export const SUCCESS: Outcome = {
+  errorType: undefined,
+  statusCode: undefined,
+  description: undefined,
+};
 const TOOL_FAILED: Outcome = {
   errorType: TOOL_ERROR,
   statusCode: undefined,

@@ -11,10 +11,15 @@ export function recordedJson(value: unknown, max: number): string | undefined {
   } catch {
     return undefined; // not JSON (a cycle, a BigInt): nothing worth recording
   }
-  if (json === undefined || json.length <= max) return json;
+  return json === undefined ? undefined : cutText(json, max);
+}
+
+/** `text` if at most `max` (≥ 1) UTF-16 code units long, else its start ending with `…`. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
   let end = max - 1;
   // Never split a surrogate pair: the attribute must stay well-formed text.
-  const last = json.charCodeAt(end - 1);
+  const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${json.slice(0, end)}…`;
+  return `${text.slice(0, end)}…`;
 }

@@ -19,6 +19,13 @@ export const ATTR = {
   errorType: 'error.type',
   networkTransport: 'network.transport',
   networkProtocolName: 'network.protocol.name',
+  networkProtocolVersion: 'network.protocol.version',
+  /** On the client's spans and histograms: the server it reaches (an int port). */
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
+  /** On the server's spans only (never a histogram: one series per caller): the peer's socket. */
+  clientAddress: 'client.address',
+  clientPort: 'client.port',
 } as const;
 
 /** `gen_ai.operation.name` of a tool call (set on `tools/call` only). */
@@ -34,7 +41,22 @@ export const OTHER_ERROR = '_OTHER';
 export const METRICS = {
   server: 'mcp.server.operation.duration',
   client: 'mcp.client.operation.duration',
+  serverSession: 'mcp.server.session.duration',
+  clientSession: 'mcp.client.session.duration',
 } as const;
+
+/** The name of a histogram of {@link METRICS}. */
+export type MetricName = (typeof METRICS)[keyof typeof METRICS];
+
+/** Each histogram's description, as the convention words it. */
+export const METRIC_DESCRIPTIONS: Readonly<Record<MetricName, string>> = {
+  [METRICS.server]:
+    'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.',
+  [METRICS.client]:
+    'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.',
+  [METRICS.serverSession]: 'The duration of the MCP session as observed on the MCP server.',
+  [METRICS.clientSession]: 'The duration of the MCP session as observed on the MCP client.',
+};
 
 /** The explicit bucket boundaries both duration histograms SHOULD use, in seconds. */
 export const DURATION_BUCKETS: readonly number[] = [

@@ -1,15 +1,20 @@
 /**
  * @module Server telemetry as a middleware: a SERVER span per request named
  * `{mcp.method.name} {gen_ai.tool.name}`, parented by the trace context in `params._meta`, with
- * the handler running inside it, and the `mcp.server.operation.duration` histogram.
+ * the handler running inside it, and the `mcp.server.operation.duration` histogram. The
+ * middleware carries the server's instrumentation for the rest of each session (sessionSpans.ts):
+ * `initialize`, notifications, the server's requests to the client, the session's duration.
  */
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
 import type { JsonObject } from '../jsonrpc/types.js';
+import type { ServerInstrumentation } from '../server/instrumentation.js';
 import type { Middleware, MiddlewareRequest } from '../server/middleware.js';
 import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
 import { recordOutcome, resultOutcome, serverErrorOutcome, type Outcome } from './outcome.js';
 import { recordedJson } from './payload.js';
+import { addNetwork, addPeer } from './network.js';
 import { extractParent } from './propagation.js';
+import { sessionSpans } from './sessionSpans.js';
 import { ATTR, EXECUTE_TOOL, METRICS, spanName, toolNameOf } from './semconv.js';
 
 /** Options of {@link serverTelemetry}. */
@@ -23,16 +28,27 @@ const MAX_UNKNOWN_TOOL_NAME = 256;
 
 /**
  * A middleware that traces and times every request it wraps, by the OpenTelemetry semantic
- * conventions for MCP. Put it outermost so refused requests are recorded too:
+ * conventions for MCP, and the rest of every session connected after `server.use()` (its
+ * `instrumentation`). Put it outermost so refused requests are recorded too:
  * `server.use(serverTelemetry(), { before: 'access' })`.
  */
 export function serverTelemetry(options: ServerTelemetryOptions = {}): Middleware {
-  const instruments = new Instruments(options, {
-    name: METRICS.server,
-    description:
-      'MCP request duration as observed on the receiver from the time it was received until the result or ack is sent.',
-  });
-  return async (request, next) => {
+  const instruments = new Instruments(options);
+  const instrumentation: ServerInstrumentation = {
+    session: (session) =>
+      sessionSpans(instruments, {
+        side: 'server',
+        sessionId: session.id,
+        get protocolVersion() {
+          return session.protocolVersion;
+        },
+        networkTransport: session.networkTransport,
+        network: session.network,
+        // A stateless HTTP "session" lives for one request: it has no duration to record.
+        timed: !session.transient,
+      }),
+  };
+  const middleware = async (request: MiddlewareRequest, next: () => Promise<JsonObject>) => {
     const started = performance.now();
     const { method, params } = request;
     // Only a registered tool names the span and the metric: a name the caller made up would
@@ -44,14 +60,14 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
     };
     if (method === 'tools/call') metricAttributes[ATTR.operationName] = EXECUTE_TOOL;
     if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
-    if (request.networkTransport !== undefined)
-      metricAttributes[ATTR.networkTransport] = request.networkTransport;
+    addNetwork(metricAttributes, request, request.httpVersion);
 
     const spanAttributes: Attributes = {
       ...metricAttributes,
       [ATTR.sessionId]: request.session.id,
       [ATTR.requestId]: String(request.requestId),
     };
+    addPeer(spanAttributes, request.peer);
     const requested = toolNameOf(method, params);
     if (tool === undefined && requested !== undefined)
       spanAttributes[ATTR.toolName] = requested.slice(0, MAX_UNKNOWN_TOOL_NAME);
@@ -75,7 +91,9 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
     const finish = (outcome: Outcome): void => {
       recordOutcome(outcome, span, metricAttributes);
       span.end();
-      instruments.duration.record((performance.now() - started) / 1000, metricAttributes);
+      instruments
+        .duration(METRICS.server)
+        .record((performance.now() - started) / 1000, metricAttributes);
     };
     let result: JsonObject;
     try {
@@ -92,4 +110,5 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
     finish(outcome);
     return result;
   };
+  return Object.assign(middleware, { instrumentation });
 }

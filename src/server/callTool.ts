@@ -380,6 +380,7 @@ function policyRequestOf(plan: CallPlan): MiddlewareRequest {
       identity: request.identity,
       clientAddress: request.clientAddress,
       networkTransport: session.networkTransport,
+      network: session.network,
       tool: projectedDefinition(entry, session.info.protocolVersion),
     },
     request.incoming,

@@ -15,6 +15,7 @@ import type { ServerRateLimitOption } from './rateLimitOptions.js';
 import { RateLimitPolicy } from './rateLimitPolicy.js';
 import type { RateLimitStore } from './rateLimitStore.js';
 import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
+import type { ServerInstrumentation } from './instrumentation.js';
 import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
@@ -155,6 +156,7 @@ function defaultReport(error: unknown, what: string): void {
 export class McpServer {
   private readonly registry = new ToolRegistry();
   private readonly middleware = new MiddlewareChain();
+  private readonly instrumentations: ServerInstrumentation[] = [];
   private readonly live = new Set<ServerSession>();
   private readonly host: SessionHost;
   private readonly capabilities: ServerCapabilities;
@@ -213,6 +215,7 @@ export class McpServer {
       listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
       callDependencies,
       middleware: this.middleware,
+      instrumentations: this.instrumentations,
       toolDefinition: (name, version) => {
         const entry = typeof name === 'string' ? this.registry.get(name) : undefined;
         return entry?.enabled ? projectedDefinition(entry, version) : undefined;
@@ -245,10 +248,12 @@ export class McpServer {
    * Adds a middleware around the requests of every session (see `Middleware`): by default
    * innermost, around the handler; `{ before: stage }` or `{ after: stage }` places it relative to
    * the built-in stages `access` → `rateLimit` → `sanitize`. Applies to requests that arrive from
-   * now on. Returns the server, for chaining.
+   * now on; the middleware's `instrumentation`, if it has one, to sessions connected from now on.
+   * Returns the server, for chaining.
    */
   use(middleware: Middleware, placement?: MiddlewarePlacement): this {
     this.middleware.add(middleware, placement);
+    if (middleware.instrumentation) this.instrumentations.push(middleware.instrumentation);
     return this;
   }
 

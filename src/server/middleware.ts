@@ -13,9 +13,10 @@
  * handler, so what it returns is sanitised too. With no middleware registered the server runs the
  * same stages inline, without building a chain or a promise per request.
  */
-import type { Identity } from '../jsonrpc/transport.js';
+import type { Identity, PeerAddress, TransportNetwork } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { Tool } from '../protocol/types.js';
+import type { ServerInstrumentation } from './instrumentation.js';
 import type { SessionInfo } from './toolContext.js';
 
 /** What a middleware sees of one request. */
@@ -37,6 +38,15 @@ export interface MiddlewareRequest {
    * (HTTP), `inproc` (in-memory transport); undefined for a transport that does not say.
    */
   readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
+  /** What the session's transport knows of the network (`protocolName: 'http'`), when it says. */
+  readonly network: TransportNetwork | undefined;
+  /**
+   * The socket the request came on (HTTP), for telemetry (`client.address`, `client.port`): the
+   * network's view of the caller, never an access decision's (see `clientAddress`).
+   */
+  readonly peer: PeerAddress | undefined;
+  /** The HTTP version of the request that carried it (`1.1`), over HTTP; else undefined. */
+  readonly httpVersion: string | undefined;
   /**
    * For `tools/call`: the definition of the tool named in the params, as this session's revision
    * lists it, when such a tool is registered and enabled (the `access` stage decides whether this
@@ -51,10 +61,15 @@ export interface MiddlewareRequest {
 export type MiddlewareNext = () => Promise<JsonObject>;
 
 /** A server middleware (see the module documentation). */
-export type Middleware = (
-  request: MiddlewareRequest,
-  next: MiddlewareNext,
-) => JsonObject | Promise<JsonObject>;
+export interface Middleware {
+  (request: MiddlewareRequest, next: MiddlewareNext): JsonObject | Promise<JsonObject>;
+  /**
+   * Hooks for what middleware do not see (`initialize`, notifications both ways, the server's
+   * requests to the client, the end of a session): `server.use()` installs them for the
+   * sessions connected from then on. `serverTelemetry()` of `toolwire/otel` has them.
+   */
+  readonly instrumentation?: ServerInstrumentation;
+}
 
 /** The built-in stages, from the outside in. */
 export const POLICY_STAGES = ['access', 'rateLimit', 'sanitize'] as const;

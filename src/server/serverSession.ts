@@ -10,7 +10,8 @@ import {
 import type { Deferred } from '../jsonrpc/deferred.js';
 import { RawJson } from '../jsonrpc/rawJson.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import type { Identity, Transport } from '../jsonrpc/transport.js';
+import type { SessionObserver } from '../jsonrpc/interceptors.js';
+import type { Identity, Transport, TransportNetwork } from '../jsonrpc/transport.js';
 import type {
   JsonObject,
   JsonRpcNotification,
@@ -35,6 +36,7 @@ import {
 import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
 import { callThroughChain } from './callChain.js';
 import { callTool, type CallDependencies } from './callTool.js';
+import { combinedObserver, type ServerInstrumentation } from './instrumentation.js';
 import type { MiddlewareChain } from './middlewareChain.js';
 import { PolicyRequest } from './middlewareRequest.js';
 import { serveTaskMethod } from './taskMethods.js';
@@ -64,6 +66,8 @@ export interface SessionHost {
   readonly callDependencies: CallDependencies;
   /** The server-wide middleware (empty: requests take the inline path). */
   readonly middleware: MiddlewareChain;
+  /** The instrumentation middleware brought (empty: sessions build nothing of it). */
+  readonly instrumentations: readonly ServerInstrumentation[];
   /** The enabled tool of that name as `version` lists it, whoever asks (middleware see it). */
   toolDefinition(name: unknown, version: ProtocolVersion): Tool | undefined;
   readonly connectionOptions: { maxInFlight: number; maxQueued: number; requestTimeoutMs: number };
@@ -91,6 +95,8 @@ export class ServerSession implements SessionPort {
 
   private readonly connectionIdentity: Identity | undefined;
   private readonly connectionAddress: string | undefined;
+  /** What observes this session for instrumentation, if anything does. */
+  private readonly observer: SessionObserver | undefined;
 
   constructor(
     private readonly host: SessionHost,
@@ -107,6 +113,7 @@ export class ServerSession implements SessionPort {
   ) {
     this.transient = options.transient === true;
     this.networkTransport = transport.networkTransport;
+    this.network = transport.network;
     this.id = options.sessionId ?? randomId();
     this.connectionIdentity = options.identity;
     this.connectionAddress = options.clientAddress;
@@ -128,6 +135,8 @@ export class ServerSession implements SessionPort {
       this.state = 'ready';
       this.initializedNotified = true;
     }
+    const observer = host.instrumentations.length === 0 ? undefined : this.observed();
+    this.observer = observer;
     this.connection = new Connection(
       transport,
       {
@@ -144,12 +153,34 @@ export class ServerSession implements SessionPort {
           this.sessionInfo !== undefined &&
           featuresOf(this.sessionInfo.protocolVersion).omitUnreadableErrorId,
         onerror: (error) => host.callDependencies.report(error, 'connection fault'),
+        ...(observer?.outgoingRequest ? { interceptRequest: observer.outgoingRequest } : {}),
+        ...(observer?.outgoingNotification
+          ? { interceptNotification: observer.outgoingNotification }
+          : {}),
+        ...(observer?.incomingNotification
+          ? { observeNotification: observer.incomingNotification }
+          : {}),
       },
     );
     this.connection.onClose(() => {
       this.state = 'closed';
       host.sessionClosed(this);
+      observer?.ended?.({});
     });
+  }
+
+  /** The observer of this session the server's instrumentation asks for. */
+  private observed(): SessionObserver | undefined {
+    const observers: SessionObserver[] = [];
+    for (const instrumentation of this.host.instrumentations) {
+      try {
+        const observer = instrumentation.session(this);
+        if (observer) observers.push(observer);
+      } catch (error) {
+        this.host.callDependencies.report(error, 'instrumentation');
+      }
+    }
+    return combinedObserver(observers);
   }
 
   /** Negotiated details; throws before `initialize`. */
@@ -163,6 +194,9 @@ export class ServerSession implements SessionPort {
 
   /** How this session's messages travel (from its transport), when known. */
   readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
+
+  /** What the transport knows of the network (HTTP), when it says. */
+  readonly network: TransportNetwork | undefined;
 
   private readonly persist: PersistSessionState | undefined;
 
@@ -318,11 +352,29 @@ export class ServerSession implements SessionPort {
     request: JsonRpcRequest,
     context: IncomingRequestContext,
   ): JsonObject | Promise<JsonObject> | Deferred<JsonObject> {
-    const chain = this.host.middleware;
     // initialize (and anything before it) never goes through middleware: no revision is agreed.
-    if (chain.empty || this.state !== 'ready' || request.method === 'initialize')
-      return this.serve(request, context);
+    if (this.state !== 'ready' || request.method === 'initialize')
+      return this.unchained(request, context);
+    const chain = this.host.middleware;
+    if (chain.empty) return this.serve(request, context);
     return this.throughChain(chain, request, context);
+  }
+
+  /** A request no middleware sees, through the instrumentation's hook when there is one. */
+  private unchained(
+    request: JsonRpcRequest,
+    context: IncomingRequestContext,
+  ): JsonObject | Promise<JsonObject> | Deferred<JsonObject> {
+    const observe = this.observer?.incomingRequest;
+    if (!observe) return this.serve(request, context);
+    const view = {
+      id: request.id,
+      method: request.method,
+      params: request.params,
+      info: context.info,
+    };
+    // Only initialize and ping are served before the session is ready: neither is deferred.
+    return observe(view, async () => (await this.serve(request, context)) as JsonObject);
   }
 
   /** A request through the server-wide middleware (see middleware.ts). */
@@ -344,6 +396,7 @@ export class ServerSession implements SessionPort {
         identity,
         clientAddress,
         networkTransport: this.networkTransport,
+        network: this.network,
         tool: isCall
           ? this.host.toolDefinition(request.params?.['name'], info.protocolVersion)
           : undefined,

@@ -7,7 +7,7 @@ import { LocalError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/guards.js';
 import { RELATED_TASK, type Task } from '../tasks/taskTypes.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
-import type { Identity } from '../jsonrpc/transport.js';
+import type { Identity, TransportNetwork } from '../jsonrpc/transport.js';
 import type { JsonObject, ProgressToken, RequestId } from '../jsonrpc/types.js';
 import {
   LOGGING_LEVELS,
@@ -113,6 +113,8 @@ export interface SessionPort {
   readonly transient: boolean;
   /** How the session's messages travel (OpenTelemetry `network.transport`), when known. */
   readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
+  /** What the session's transport knows of the network (HTTP), when it says. */
+  readonly network: TransportNetwork | undefined;
 }
 
 /** How a call running as a task reaches its client (see server/taskRuntime.ts). */

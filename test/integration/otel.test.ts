@@ -137,8 +137,11 @@ describe('toolwire/otel end to end', () => {
     expect(transport.sessionId).toMatch(/.+/);
     expect(s.attributes['mcp.session.id']).toBe(transport.sessionId);
     expect(c.attributes['mcp.session.id']).toBe(transport.sessionId);
-    // initialize learns the session id from its own answer.
-    expect(otel.span('initialize').attributes['mcp.session.id']).toBe(transport.sessionId);
+    // initialize learns the session id from its own answer; the server's span has it from the start.
+    const init = pair(otel.spans(), 'initialize');
+    expect(init.client.attributes['mcp.session.id']).toBe(transport.sessionId);
+    expect(init.server.attributes['mcp.session.id']).toBe(transport.sessionId);
+    expect(init.server.parentSpanContext?.spanId).toBe(init.client.spanContext().spanId);
   });
 
   it('over stateless Streamable HTTP: each request its own session, still linked', async () => {

@@ -6,7 +6,7 @@
  * unbound-method rule has nothing to object to.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { Identity } from '../../src/jsonrpc/transport.js';
+import type { Identity, PeerAddress, TransportNetwork } from '../../src/jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../../src/jsonrpc/types.js';
 import type {
   CreateMessageParams,
@@ -160,6 +160,9 @@ describe('issue 20: every member of the handler context works when destructured'
           identity,
           clientAddress,
           networkTransport,
+          network,
+          peer,
+          httpVersion,
           tool,
           signal,
         },
@@ -174,6 +177,9 @@ describe('issue 20: every member of the handler context works when destructured'
           identity: identity?.id,
           clientAddress,
           networkTransport,
+          network,
+          peer,
+          httpVersion,
           tool: tool?.name,
           aborted: signal.aborted,
         });
@@ -192,6 +198,9 @@ describe('issue 20: every member of the handler context works when destructured'
         identity: 'bob',
         clientAddress: undefined,
         networkTransport: 'inproc',
+        network: undefined, // in memory: no network, no peer, no HTTP
+        peer: undefined,
+        httpVersion: undefined,
         tool: 'echo',
         aborted: false,
       },
@@ -274,6 +283,9 @@ describe('issue 20: the types of destructured members', () => {
       | 'identity'
       | 'clientAddress'
       | 'networkTransport'
+      | 'network'
+      | 'peer'
+      | 'httpVersion'
       | 'tool'
       | 'signal'
     >();
@@ -285,6 +297,9 @@ describe('issue 20: the types of destructured members', () => {
       identity,
       clientAddress,
       networkTransport,
+      network,
+      peer,
+      httpVersion,
       tool,
       signal,
     }: MiddlewareRequest) => {
@@ -295,6 +310,9 @@ describe('issue 20: the types of destructured members', () => {
       expectTypeOf(identity).toEqualTypeOf<Identity | undefined>();
       expectTypeOf(clientAddress).toEqualTypeOf<string | undefined>();
       expectTypeOf(networkTransport).toEqualTypeOf<'pipe' | 'tcp' | 'inproc' | undefined>();
+      expectTypeOf(network).toEqualTypeOf<TransportNetwork | undefined>();
+      expectTypeOf(peer).toEqualTypeOf<PeerAddress | undefined>();
+      expectTypeOf(httpVersion).toEqualTypeOf<string | undefined>();
       expectTypeOf(tool).toEqualTypeOf<Tool | undefined>();
       expectTypeOf(signal).toEqualTypeOf<AbortSignal>();
     };

@@ -38,3 +38,22 @@ export async function fingerprintTool(tool: Tool): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(material));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/** One judged field of a definition that differs between two of them. */
+export interface DefinitionChange {
+  /** The field, as a definition names it (`description`, `inputSchema`...). */
+  readonly field: string;
+  /** Its value before (undefined: it had none). */
+  readonly before: unknown;
+  /** Its value now (undefined: it has none). */
+  readonly after: unknown;
+}
+
+/** The judged fields that differ from `before` to `after`, in {@link judgedFields} order. */
+export function definitionChanges(before: Tool, after: Tool): DefinitionChange[] {
+  const was = judgedFields(before);
+  const is = judgedFields(after);
+  return Object.keys(is)
+    .filter((field) => canonicalJson(was[field]) !== canonicalJson(is[field]))
+    .map((field) => ({ field, before: was[field], after: is[field] }));
+}

@@ -8,7 +8,7 @@
  */
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { Implementation, Tool } from '../../protocol/types.js';
-import { fingerprintTool } from './fingerprint.js';
+import { definitionChanges, fingerprintTool } from './fingerprint.js';
 import {
   MemoryApprovalStore,
   type ApprovalPolicy,
@@ -19,6 +19,7 @@ import {
   type AuditSink,
 } from './policy.js';
 import { renamedFrom, type Renamed } from './renames.js';
+import type { ApprovalObserver, ApprovalStep } from './steps.js';
 
 /** How many withdrawn tools are remembered to recognise a renamed one. */
 const GONE = 256;
@@ -109,12 +110,16 @@ export class ApprovalGate {
     });
   }
 
-  /** Asks for approval when the policy wants it; throws a `denied` LocalError on refusal. */
+  /**
+   * Asks for approval when the policy wants it; throws a `denied` LocalError on refusal. The
+   * call's `signal` takes the question down; its `observer` hears each step (asked, decided).
+   */
   async authorize(
     tool: Tool,
     args: Readonly<Record<string, unknown>>,
-    signal?: AbortSignal,
+    call: { signal?: AbortSignal | undefined; observer?: ApprovalObserver | undefined } = {},
   ): Promise<void> {
+    const { signal, observer } = call;
     const server = this.server();
     this.emit({ type: 'call-requested', server, tool: tool.name, arguments: args });
     const policy = this.policy;
@@ -126,9 +131,12 @@ export class ApprovalGate {
     const verdict = await this.verdict(policy, tool, fingerprint);
     if (!verdict.ask) {
       this.emit({ type: 'call-decided', server, tool: tool.name, decision: verdict.decision });
+      const source = verdict.decision === 'allow-always' ? 'stored-approval' : 'policy';
+      if (observer) tell(observer, { step: 'decided', decision: verdict.decision, source });
       return;
     }
     const { ask: _ask, reason, ...shown } = verdict;
+    if (observer) tell(observer, askedStep(verdict, tool, fingerprint));
     const asked = Date.now();
     const decision = await untilAborted(
       policy.confirm({
@@ -147,6 +155,7 @@ export class ApprovalGate {
       throw error;
     });
     this.emit({ type: 'call-decided', server, tool: tool.name, decision, reason });
+    if (observer) tell(observer, { step: 'decided', decision, source: 'person', reason });
     if (decision === 'deny')
       throw new LocalError('denied', `The user denied the call to tool "${tool.name}"`);
     if (decision === 'allow-always') {
@@ -229,6 +238,32 @@ export class ApprovalGate {
       // An audit sink that throws must not break tool calls.
     }
   }
+}
+
+/** Tells `observer` a step; an observer that throws changes nothing about the call. */
+function tell(observer: ApprovalObserver, step: ApprovalStep): void {
+  try {
+    observer.approval(step);
+  } catch {
+    // Instrumentation never fails a call.
+  }
+}
+
+/** The step of asking, with what changed since the definition the person is shown it against. */
+function askedStep(
+  verdict: Extract<Verdict, { ask: true }>,
+  tool: Tool,
+  fingerprint: string,
+): ApprovalStep {
+  const { ask: _ask, ...shown } = verdict;
+  const before = verdict.previous ?? verdict.renamedFrom?.definition;
+  return {
+    step: 'asked',
+    ...shown,
+    tool,
+    fingerprint,
+    ...(before ? { changes: definitionChanges(before, tool) } : {}),
+  };
 }
 
 /**

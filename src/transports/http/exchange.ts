@@ -8,6 +8,7 @@
  * request-in, reply-out shape; `handler.fetch(Request)` adapts web-standard runtimes to it, and
  * the Node adapter feeds it straight from `IncomingMessage`/`ServerResponse` without web streams.
  */
+import type { PeerAddress } from '../../jsonrpc/transport.js';
 import type { BodyResult } from './body.js';
 
 /** What the core reads of a request. */
@@ -20,6 +21,10 @@ export interface HttpExchange {
   readonly header: (name: string) => string | null;
   /** The address of the peer the request came from (the socket's), when the runtime tells it. */
   readonly clientAddress?: string | undefined;
+  /** The peer's address and port (the socket), when the runtime tells them: for telemetry. */
+  readonly peer?: PeerAddress | undefined;
+  /** The request's HTTP version (`1.1`), when the runtime tells it: for telemetry. */
+  readonly httpVersion?: string | undefined;
   /**
    * The connection the request came on (any object that stays the same for it, e.g. the
    * socket), when the runtime tells it: checks whose verdict depends only on header values are

@@ -5,7 +5,12 @@
  */
 import { LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
-import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
+import type {
+  MessageInfo,
+  SendOptions,
+  Transport,
+  TransportNetwork,
+} from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import { LegacySseClientTransport, type LegacySseClientOptions } from './legacySseClient.js';
 import {
@@ -44,6 +49,11 @@ export class HttpClientTransport implements Transport {
   /** The transport in use (settled by the first message, `initialize`). */
   get kind(): HttpTransportKind {
     return this.kindValue;
+  }
+
+  /** What telemetry records of the network: the server's (the same for either transport). */
+  get network(): TransportNetwork | undefined {
+    return this.inner.network;
   }
 
   /** The session id the server assigned, if any (Streamable HTTP). */

@@ -10,6 +10,7 @@ import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster.js';
 import type { EventStore } from './eventStore.js';
 import { JSON_HEADERS, SseChannel, type HttpReply } from './exchange.js';
+import { HTTP_SERVER_NETWORK } from './network.js';
 import { formatSseRetry, SSE_HEADERS } from './sse.js';
 import { PeerRelay } from './peerRelay.js';
 import {
@@ -77,6 +78,7 @@ export interface SessionSettings {
 /** The server side of one session. */
 export class HttpSessionTransport implements Transport, StreamHost, PendingHost {
   readonly networkTransport = 'tcp' as const;
+  readonly network = HTTP_SERVER_NETWORK;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

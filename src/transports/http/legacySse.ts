@@ -8,6 +8,7 @@ import { decodeMessage } from '../../jsonrpc/decode.js';
 import { classifyMessage, type Classified } from '../../jsonrpc/guards.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { Identity, MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import { HTTP_SERVER_NETWORK } from './network.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { BoundedEvents } from './boundedEvents.js';
 import { SseChannel, type HttpExchange, type HttpReply } from './exchange.js';
@@ -38,6 +39,7 @@ const KEEP_ALIVE_MS = 30_000;
  */
 class LegacySseTransport implements Transport {
   readonly networkTransport = 'tcp' as const;
+  readonly network = HTTP_SERVER_NETWORK;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;

@@ -6,11 +6,12 @@
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
-import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { MessageInfo, Transport, TransportNetwork } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import type { HttpAuthorization } from './oauthClient/httpAuthorization.js';
 import { sendAuthorized } from './oauthClient/authorizedSend.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
+import { httpClientNetwork } from './network.js';
 import { connectionError } from './networkError.js';
 import {
   fetchFollowing,
@@ -40,6 +41,7 @@ export interface LegacySseClientOptions extends RedirectOptions {
 /** A connection to a 2024-11-05 HTTP+SSE server. */
 export class LegacySseClientTransport implements Transport {
   readonly networkTransport = 'tcp' as const;
+  readonly network: TransportNetwork;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;
@@ -58,6 +60,7 @@ export class LegacySseClientTransport implements Transport {
   ) {
     this.url = new URL(url);
     this.fetcher = options.fetch ?? fetch;
+    this.network = httpClientNetwork(this.url, options.fetch !== undefined);
   }
 
   /** Opens the event stream and waits for the `endpoint` event. */

@@ -144,6 +144,8 @@ export function exchangeOfNode(req: IncomingMessage): HttpExchange {
     method: req.method ?? 'GET',
     pathname: q < 0 ? url : url.slice(0, q),
     clientAddress: req.socket.remoteAddress,
+    peer: req.socket,
+    httpVersion: req.httpVersion,
     connection: req.socket,
     query: (name) => (params ??= new URLSearchParams(q < 0 ? '' : url.slice(q + 1))).get(name),
     header,

@@ -9,13 +9,19 @@ import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { ErrorCode, LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../jsonrpc/guards.js';
-import type { MessageInfo, SendOptions, Transport } from '../../jsonrpc/transport.js';
+import type {
+  MessageInfo,
+  SendOptions,
+  Transport,
+  TransportNetwork,
+} from '../../jsonrpc/transport.js';
 import { headerValue } from './headerValue.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import { readBody } from './body.js';
 import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
 import type { HttpAuthorization } from './oauthClient/httpAuthorization.js';
 import { sendAuthorized } from './oauthClient/authorizedSend.js';
+import { httpClientNetwork } from './network.js';
 import { connectionError, ConnectionError } from './networkError.js';
 import { fetchFollowing, RedirectError, type RedirectOptions } from './redirects.js';
 import { retryAfterMs } from './retryAfter.js';
@@ -95,6 +101,7 @@ const UNREACHABLE_ATTEMPTS = 2;
 /** A Streamable HTTP connection to one MCP endpoint. */
 export class StreamableHttpClientTransport implements Transport {
   readonly networkTransport = 'tcp' as const;
+  readonly network: TransportNetwork;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onfailure?: Transport['onfailure'];
@@ -123,6 +130,7 @@ export class StreamableHttpClientTransport implements Transport {
   ) {
     this.url = new URL(url);
     this.fetcher = options.fetch ?? fetch;
+    this.network = httpClientNetwork(this.url, options.fetch !== undefined);
     this.maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   }

@@ -5,7 +5,7 @@
  * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
-import type { Identity } from '../../jsonrpc/transport.js';
+import type { Identity, PeerAddress } from '../../jsonrpc/transport.js';
 import { OAuthResourceServer } from './auth/resourceServer.js';
 import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from './body.js';
 import { clientAddressKey } from './clientAddress.js';
@@ -35,6 +35,9 @@ interface Caller {
   readonly identity: Identity | undefined;
   /** The rate-limit key of an anonymous caller (see clientAddress.ts). */
   readonly clientAddress: string | undefined;
+  /** The socket the request came on, and its HTTP version: for telemetry. */
+  readonly peer: PeerAddress | undefined;
+  readonly httpVersion: string | undefined;
 }
 
 function defaultReport(error: unknown): void {
@@ -325,11 +328,13 @@ export class StreamableHttpHandler {
 
   /** Who sends the messages of a request: its identity and, for rate limits, its address. */
   private callerOf(exchange: HttpExchange, identity: Identity | undefined): Caller {
-    if (identity) return { identity, clientAddress: undefined };
+    const { peer, httpVersion } = exchange;
+    if (identity) return { identity, clientAddress: undefined, peer, httpVersion };
     const address = this.options.clientAddress
       ? this.options.clientAddress(exchange)
       : exchange.clientAddress;
-    return { identity, clientAddress: address ? clientAddressKey(address) : undefined };
+    const clientAddress = address ? clientAddressKey(address) : undefined;
+    return { identity, clientAddress, peer, httpVersion };
   }
 
   private versionProblem(exchange: HttpExchange): HttpReply | undefined {

@@ -17,6 +17,7 @@ export function exchangeOf(
     method: request.method,
     pathname: url.pathname,
     clientAddress,
+    peer: clientAddress === undefined ? undefined : { remoteAddress: clientAddress },
     urlHost: url.host,
     query: (name) => url.searchParams.get(name),
     header: (name) => request.headers.get(name),
