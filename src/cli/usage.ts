@@ -277,6 +277,7 @@ ${columns(
     ['toolwire login <url> [options]', 'Sign in to a server (OAuth); list and call use it'],
     ['toolwire logout <url>', 'Forget (and revoke) the tokens stored for a server'],
     ['toolwire approvals list|revoke', 'The tools you allowed always, per server'],
+    ['toolwire approvals trust|distrust', "Whether a server's annotations count"],
     ['toolwire console <url>... [-- <cmd>]', 'A web console for servers, on 127.0.0.1'],
     ['toolwire help [command]', 'Help on a command (also: toolwire <command> --help)'],
     ['toolwire --version', 'Print the version'],

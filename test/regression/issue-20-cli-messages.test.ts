@@ -5,7 +5,9 @@
  * status): it is printed once now, the message saying it is above (`--json-output` still carries
  * it); `serve` over stdio on a terminal printed nothing: it now says, in one line on stderr, that
  * it waits for a client on stdin (and says nothing when stdin is not a terminal).
- * Failed before the fix: the option's name, the stderr lines twice, nothing on the terminal.
+ * The program's help listed only `approvals list|revoke`; it names `trust|distrust` too.
+ * Failed before the fix: the option's name, the stderr lines twice, nothing on the terminal,
+ * no `approvals trust|distrust` line.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,5 +97,17 @@ describe('issue 20: serve over stdio on a terminal says what it waits for', () =
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('slow');
     expect(run.stderr).toBe('');
+  });
+});
+
+describe('issue 20: the program help names every approvals subcommand', () => {
+  it('lists approvals trust|distrust beside list|revoke', async () => {
+    const run = await runCli(['--help'], home);
+    expect(run.code, run.stderr).toBe(0);
+    const usage = run.stdout.split('Usage:\n')[1]?.split('\n\n')[0] ?? '';
+    expect(usage).toMatch(/^ {2}toolwire approvals list\|revoke +\S/m);
+    expect(usage).toMatch(
+      /^ {2}toolwire approvals trust\|distrust +Whether a server's annotations count$/m,
+    );
   });
 });

@@ -47,7 +47,7 @@ describe('help', () => {
     ])
       expect(r.stdout).toContain(`toolwire ${command}`);
     const usage = r.stdout.split('Usage:\n')[1]?.split('\n\n')[0] ?? '';
-    expect(descriptionColumns(usage)).toHaveLength(11);
+    expect(descriptionColumns(usage)).toHaveLength(12);
     expect(new Set(descriptionColumns(usage)).size).toBe(1);
     expect(r.stdout).toContain('130  interrupted');
   });
