@@ -3,6 +3,7 @@ import { McpClient } from '../../src/client.js';
 import { StdioClientTransport } from '../../src/stdio.js';
 import { CLI, EVERYTHING, NOISY } from '../support/paths.js';
 import { sleep } from '../support/scriptedTransport.js';
+import { until } from '../support/cliRun.js';
 
 function client() {
   return new McpClient({ name: 'itest', version: '1' });
@@ -145,7 +146,7 @@ describe('the stdio client spawns safely and shuts down in order', () => {
     const t = new StdioClientTransport({
       command: process.execPath,
       args: script(
-        'process.on("SIGTERM",()=>process.stderr.write("got SIGTERM\\n"));process.stdin.resume();setInterval(()=>{},1000)',
+        'process.on("SIGTERM",()=>process.stderr.write("got SIGTERM\\n"));process.stdin.resume();setInterval(()=>{},1000);process.stderr.write("ready\\n")',
       ),
       stderr: 'pipe',
       shutdownGraceMs: 150,
@@ -153,6 +154,9 @@ describe('the stdio client spawns safely and shuts down in order', () => {
     await t.start();
     let stderr = '';
     t.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    // Closed before the child installed its SIGTERM handler (a loaded machine), SIGTERM would end
+    // it at once: wait until it says it is ready.
+    await until(() => stderr.includes('ready'));
     const pid = t.pid as number;
     const closed = new Promise<void>((r) => (t.onclose = r));
     const started = Date.now();
