@@ -1,7 +1,7 @@
 /**
  * @module Several instances on one machine (`npm run example:scale-out`): a Redis, three
  * `toolwire serve --http --redis` instances of the everything example, and a round-robin proxy in
- * front of them (nginx or HAProxy in production: see the README), then prints commands that go
+ * front of them (nginx or HAProxy in production: see docs/http.md), then prints commands that go
  * through the proxy. Each request the proxy forwards is printed with the instance that served
  * it: one session, and one task, move between instances. Ctrl-C stops everything.
  *

@@ -1,5 +1,5 @@
 /**
- * Testing a tool with vitest and `toolwire/testing` (README, "Testing your tools"): a client
+ * Testing a tool with vitest and `toolwire/testing` (docs/testing.md): a client
  * connected to the server in memory at each revision, every message the server sends checked
  * against that revision's official schema.
  */

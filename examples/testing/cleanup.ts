@@ -1,7 +1,8 @@
 /**
  * A tool that uses its handler context destructured: the call's abort signal, progress, logging
- * and an elicitation (README, "Handler context"). `cleanup.test.ts` beside it tests the tool with
- * `toolwire/testing`, at every revision, with the wire checked against each revision's schema.
+ * and an elicitation (docs/server.md, "The handler context"). `cleanup.test.ts` beside it tests
+ * the tool with `toolwire/testing`, at every revision, with the wire checked against each
+ * revision's schema.
  */
 import { McpServer, ToolError } from 'toolwire';
 import * as z from 'zod';

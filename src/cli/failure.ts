@@ -35,7 +35,7 @@ export interface Failure {
   details?: Record<string, unknown>;
 }
 
-/** Exit statuses (README: Command line). */
+/** Exit statuses (docs/cli.md: Errors and exit statuses). */
 export const EXIT = { ok: 0, toolError: 1, usage: 2, failure: 3, interrupted: 130 } as const;
 
 /** A failure the CLI itself detected, already described. */

@@ -1,6 +1,6 @@
 /**
  * @module The help texts of the program and of each command, laid out in aligned columns from one
- * table per command, so `toolwire help`, `toolwire <command> --help` and the README agree.
+ * table per command, so `toolwire help`, `toolwire <command> --help` and docs/cli.md agree.
  */
 
 /** The commands that have their own help. */

@@ -81,7 +81,7 @@ export interface ServerDescription {
 /** Rounds of input (2026-07-28 `input_required` results) one call may take. */
 const MAX_INPUT_ROUNDS = 8;
 
-/** Client options; every limit has a default (README: Limits). */
+/** Client options; every limit has a default (docs/limits.md). */
 export interface ClientOptions extends HandlerCapabilityOptions {
   /** `legacy` (default) or `modern` (2026-07-28, stateless; tools only). */
   protocolEra?: ProtocolEra;

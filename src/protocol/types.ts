@@ -2,7 +2,8 @@
  * @module The MCP vocabulary toolwire speaks, as TypeScript types: the union of the four
  * revisions, newest fields marked with the revision that added them. These hand-written types are
  * the single source of truth; tests validate every message built from them against the official
- * JSON Schema of the revision it was sent to (README: "Why no Zod in the protocol layer").
+ * JSON Schema of the revision it was sent to (docs/design-notes.md: "Why no Zod in the protocol
+ * layer").
  */
 import type { ProgressToken } from '../jsonrpc/types.js';
 import type { ProtocolVersion } from './versions.js';

@@ -52,7 +52,7 @@ export type ToolVisibility = (
   caller: { session: SessionInfo; identity: Identity | undefined },
 ) => boolean;
 
-/** Server options; every limit has a production default (README: Limits). */
+/** Server options; every limit has a production default (docs/limits.md). */
 export interface ServerOptions {
   /** Sent in the initialize result. */
   instructions?: string;
@@ -62,7 +62,7 @@ export interface ServerOptions {
   toolTimeoutMs?: number;
   /**
    * Rate limits: a rule `{ limit, windowMs }` per principal and tool, or the full set
-   * `{ global, perPrincipal, perTool, concurrentPerPrincipal, store }` (README: Rate limits).
+   * `{ global, perPrincipal, perTool, concurrentPerPrincipal, store }` (docs/server.md).
    * Default: none.
    */
   rateLimit?: ServerRateLimitOption;
@@ -78,7 +78,7 @@ export interface ServerOptions {
   maxResultBytes?: number;
   /**
    * Output sanitising of tool results: terminal controls, bidi and tag characters removed, resource
-   * URIs held to an allow-list of schemes, secrets redacted when asked (README: Output
+   * URIs held to an allow-list of schemes, secrets redacted when asked (docs/server.md: Output
    * sanitising). Default: on, with the documented defaults; `false` turns it off.
    */
   sanitize?: SanitizeOptions | false;

@@ -75,7 +75,7 @@ export interface ToolConfig<
   scopes?: readonly string[];
   /**
    * Output sanitising for this tool, field by field over the server's `sanitize`; `false` turns
-   * it off for this tool (README: Output sanitising).
+   * it off for this tool (docs/server.md: Output sanitising).
    */
   sanitize?: SanitizeOptions | false;
 }

@@ -15,7 +15,7 @@
  * by every instance; it expires 30 days after the last listing). Every index expires no earlier
  * than the last task it lists, so nothing outlives the tasks (but the remembered ids, by their
  * while). Scripts build the index keys from the prefix: Redis Cluster is not supported (see
- * README).
+ * docs/http.md).
  *
  * Numbers pass through strings: Lua 5.1 prints numbers with 14 significant digits.
  */

@@ -1,10 +1,11 @@
 /**
  * Issue 20: the README's picture of the console (docs/console.png) showed a path of the machine
  * it was taken on (the server's identity, `-- "/usr/bin/node" "/work/…/server.js"`: since issue
- * 19 the console names a server by the real paths it runs). This test takes the picture the
- * README shows, of a tool's view, without a machine path: the everything example served over
- * HTTP on 127.0.0.1, so the console names it by its URL; its annotations trusted, so the read-only
- * `add` runs without the confirmation dialog. It checks the page shows no absolute path and
+ * 19 the console names a server by the real paths it runs). This test takes the picture that
+ * the console's page of the manual shows (docs/console.md since issue 21), of a tool's view,
+ * without a machine path: the everything example served over HTTP on 127.0.0.1, so the console
+ * names it by its URL; its annotations trusted, so the read-only `add` runs without the
+ * confirmation dialog. It checks the page shows no absolute path and
  * writes test-output/console/readme.png, which is docs/console.png (copy it there when the
  * console's look changes).
  */
@@ -44,7 +45,7 @@ const MACHINE_PATH = new RegExp(
     .join('|'),
 );
 
-describe("the README's picture of the console", () => {
+describe("the manual's picture of the console", () => {
   it('shows a tool, its form and a result, and no path of the machine', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(await consoleRun.link());

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../support/authServer.js';
 import { until } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
-import { markedBlock, readme } from '../support/readme.js';
+import { markedBlock, page } from '../support/readme.js';
 
 const home = mkdtempSync(join(tmpdir(), 'toolwire-oauth-example-'));
 const env = {
@@ -39,8 +39,10 @@ function sh(line: string) {
 }
 
 beforeAll(async () => {
-  // The command the README gives, as npm runs it (the build is up to date under the tests).
-  expect(markedBlock(readme(), 'example: oauth').text).toContain('npm run example:oauth');
+  // The command the manual gives (docs/authorization.md), as npm runs it (the build is up to date under the tests).
+  expect(markedBlock(page('docs/authorization.md'), 'example: oauth').text).toContain(
+    'npm run example:oauth',
+  );
   example = spawn(
     process.execPath,
     ['build/examples/oauth/run.js', '--port', '0', '--auth-port', '0'],

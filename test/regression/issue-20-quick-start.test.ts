@@ -8,7 +8,8 @@
  * first `call` was refused. This test does what the README says, as it is written: packs the
  * package (Install), makes a new project with the quick start's commands, copies its code blocks
  * there verbatim, runs them and the commands shown beside them, and starts the servers of the
- * host configurations from another folder.
+ * host configurations from another folder (issue 21: those are in docs/getting-started.md, the
+ * manual's page that continues the quick start).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,13 +17,15 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../support/paths.js';
-import { codeBlocks, markedBlock, readme, section } from '../support/readme.js';
+import { codeBlocks, manual, markedBlock, page, readme, section } from '../support/readme.js';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const QUICK_START_FILES = ['tools.ts', 'server.ts', 'client.ts'];
 const version = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string })
   .version;
 const text = readme();
+/** The manual's page with the host configurations (Use it from a host). */
+const guide = page('docs/getting-started.md');
 
 /**
  * npm's own variables (set when this runs under `npm test`) must not steer the nested npm runs;
@@ -122,14 +125,13 @@ describe('Install', () => {
   });
 
   it('never installs or runs the name from the registry', () => {
-    // What a reader copies: the code blocks.
-    const code = codeBlocks(text)
-      .map((block) => block.text)
-      .join('');
+    // What a reader copies: the code blocks, of the README and of every page of the manual.
+    const blocks = manual().flatMap((p) => codeBlocks(p.text));
+    const code = blocks.map((block) => block.text).join('');
     expect(code).not.toMatch(/npm (install|i|add)( -g)? toolwire\b(?![-/])/);
     expect(code).not.toMatch(/npx (-y |--yes )toolwire/);
     // No host configuration starts toolwire through npx.
-    const configs = codeBlocks(text).filter((b) => b.lang === 'json');
+    const configs = blocks.filter((b) => b.lang === 'json');
     const servers = configs.flatMap((block) => {
       const parsed = JSON.parse(block.text) as Record<string, unknown>;
       const entries = (parsed['mcpServers'] ?? parsed['servers'] ?? {}) as Record<
@@ -231,7 +233,7 @@ describe('Quick start', () => {
 describe('Use it from a host', () => {
   /** The `weather` server of a host configuration, with its placeholders filled in. */
   function weather(marker: string, placeholder: string): { command: string; args: string[] } {
-    const config = JSON.parse(markedBlock(text, `host: ${marker}`).text) as Record<
+    const config = JSON.parse(markedBlock(guide, `host: ${marker}`).text) as Record<
       string,
       Record<string, { command: string; args: string[] }>
     >;

@@ -15,7 +15,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
-import { markedBlock, readme } from '../support/readme.js';
+import { markedBlock, page } from '../support/readme.js';
 
 const home = mkdtempSync(join(tmpdir(), 'toolwire-scale-out-example-'));
 const env = {
@@ -62,7 +62,9 @@ function listening(port: number): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  expect(markedBlock(readme(), 'example: scale-out').text).toContain('npm run example:scale-out');
+  expect(markedBlock(page('docs/http.md'), 'example: scale-out').text).toContain(
+    'npm run example:scale-out',
+  );
   example = spawn(process.execPath, ['build/examples/scale-out/run.js', '--port', '0'], {
     cwd: ROOT,
     env,

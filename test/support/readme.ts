@@ -1,9 +1,9 @@
 /**
- * @module The README's code blocks, for the tests that run or compile them as they are written
- * (issue 20). A block is named by an HTML comment on the line before it (blank lines between
- * allowed), such as `<!-- quick-start: tools.ts -->`.
+ * @module The manual's code blocks (README.md and the pages of docs/), for the tests that run or
+ * compile them as they are written (issues 20 and 21). A block is named by an HTML comment on the
+ * line before it (blank lines between allowed), such as `<!-- quick-start: tools.ts -->`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ROOT } from './paths.js';
 
 /** One fenced code block of a Markdown file. */
@@ -25,6 +25,34 @@ export function readme(): string {
   return readFileSync(`${ROOT}README.md`, 'utf8');
 }
 
+/** One Markdown page of the manual. */
+export interface Page {
+  /** Its path from the repository's root: `README.md`, `docs/server.md`. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** The pages of docs/ (its Markdown files, sorted), the manual the README links to. */
+export function docsPages(): Page[] {
+  return readdirSync(`${ROOT}docs`, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => {
+      const path = `docs/${name.replaceAll('\\', '/')}`;
+      return { path, text: readFileSync(`${ROOT}${path}`, 'utf8') };
+    });
+}
+
+/** The whole manual: the README, then the pages of docs/. */
+export function manual(): Page[] {
+  return [{ path: 'README.md', text: readme() }, ...docsPages()];
+}
+
+/** The page of the manual at `path` (`docs/getting-started.md`). */
+export function page(path: string): string {
+  return readFileSync(`${ROOT}${path}`, 'utf8');
+}
+
 /** Every fenced code block (``` at the start of a line) of `markdown`, in order. */
 export function codeBlocks(markdown: string): CodeBlock[] {
   const lines = markdown.split('\n');
@@ -36,7 +64,8 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
-    if (i === lines.length) throw new Error(`README: the block at line ${start + 1} is not closed`);
+    if (i === lines.length)
+      throw new Error(`Markdown: the block at line ${start + 1} is not closed`);
     let before = start - 1;
     while (before >= 0 && lines[before]!.trim() === '') before--;
     const marker = /^<!--\s*(.+?)\s*-->$/.exec(lines[before] ?? '')?.[1];
@@ -55,7 +84,9 @@ export function codeBlocks(markdown: string): CodeBlock[] {
 export function markedBlock(markdown: string, marker: string): CodeBlock {
   const found = codeBlocks(markdown).filter((b) => b.marker === marker);
   if (found.length !== 1)
-    throw new Error(`README: ${found.length} code blocks marked <!-- ${marker} --> (one expected)`);
+    throw new Error(
+      `Markdown: ${found.length} code blocks marked <!-- ${marker} --> (one expected)`,
+    );
   return found[0]!;
 }
 
@@ -63,7 +94,7 @@ export function markedBlock(markdown: string, marker: string): CodeBlock {
 export function section(markdown: string, heading: string): string {
   const lines = markdown.split('\n');
   const start = lines.indexOf(`## ${heading}`);
-  if (start < 0) throw new Error(`README: no section "## ${heading}"`);
+  if (start < 0) throw new Error(`Markdown: no section "## ${heading}"`);
   let fenced = false;
   let end = start + 1;
   for (; end < lines.length; end++) {

@@ -83,7 +83,7 @@ export interface StreamableHttpOptions {
    * Serve as an OAuth 2.1 resource server (MCP authorization): the Protected Resource Metadata
    * at its well-known URIs, a verified Bearer token on every MCP request (401/403 challenges
    * otherwise), the scopes of each tool called, sessions bound to their token's issuer, subject
-   * and client. README: Authorization.
+   * and client. docs/authorization.md.
    */
   oauth?: OAuthOptions;
   /**

@@ -3,7 +3,7 @@
  * Metadata, authenticates every MCP request by its Bearer token (never one in the query string),
  * and answers what is missing with the challenge the spec asks for: 401 with the metadata URL
  * and the scopes needed, 403 `insufficient_scope` naming every scope the request needs, 400 for a
- * malformed request. The order of the checks is in the README (Authorization).
+ * malformed request. The order of the checks is in docs/authorization.md.
  */
 import type { Classified } from '../../../jsonrpc/guards.js';
 import { isPlainObject } from '../../../jsonrpc/guards.js';
