@@ -59,7 +59,10 @@ export {
   type IntrospectionVerifierOptions,
 } from './transports/http/server/auth/introspectionVerifier.js';
 export type { StreamableHttpOptions } from './transports/http/server/streamableHttp.js';
-export type { ConnectSession, SessionHandle } from './transports/http/server/sessions/sessionRegistry.js';
+export type {
+  ConnectSession,
+  SessionHandle,
+} from './transports/http/server/sessions/sessionRegistry.js';
 export type {
   ClusterBus,
   ClusterMessage,
@@ -69,16 +72,20 @@ export type {
   SessionRecord,
   SharedEventStore,
 } from './transports/http/server/sessions/cluster/cluster.js';
-export { MemoryClusterHub, MemorySessionDirectory } from './transports/http/server/sessions/cluster/memoryCluster.js';
+export {
+  MemoryClusterHub,
+  MemorySessionDirectory,
+} from './transports/http/server/sessions/cluster/memoryCluster.js';
 export type { LegacySseOptions } from './transports/http/server/legacySse.js';
 export type { OriginPolicy } from './transports/http/server/requestGuards.js';
-export { MemoryEventStore, parseEventId } from './transports/http/server/sessions/eventStore.js';
+export { parseEventId } from './transports/http/server/sessions/eventStore.js';
 export type {
   EventStore,
-  MemoryEventStoreOptions,
   Replay,
   StoredEvent,
 } from './transports/http/server/sessions/eventStore.js';
+export { MemoryEventStore } from './transports/http/server/sessions/memoryEventStore.js';
+export type { MemoryEventStoreOptions } from './transports/http/server/sessions/memoryEventStore.js';
 export {
   StreamableHttpClientTransport,
   HttpStatusError,

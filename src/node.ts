@@ -3,9 +3,18 @@
  * Node pieces of the OAuth client: a credentials file, the loopback redirect receiver, and a
  * browser opener.
  */
-export { serveHttp, toNodeListener, toRequest, writeResponse } from './transports/http/server/adapters/node.js';
+export {
+  serveHttp,
+  toNodeListener,
+  toRequest,
+  writeResponse,
+} from './transports/http/server/adapters/node.js';
 export { isLoopbackHost } from './transports/http/shared/loopback.js';
-export type { FetchHandler, HttpListener, ServeHttpOptions } from './transports/http/server/adapters/node.js';
+export type {
+  FetchHandler,
+  HttpListener,
+  ServeHttpOptions,
+} from './transports/http/server/adapters/node.js';
 export { FileOAuthStore } from './oauthClient/fileStore.js';
 export type {
   FileOAuthStoreOptions,

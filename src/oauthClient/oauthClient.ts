@@ -15,7 +15,10 @@ import {
   type AuthorizationServer,
 } from './discovery.js';
 import { obtainCode } from './authorizationRequest.js';
-import type { ChallengeContext, HttpAuthorization } from '../transports/http/client/httpAuthorization.js';
+import type {
+  ChallengeContext,
+  HttpAuthorization,
+} from '../transports/http/client/httpAuthorization.js';
 import { MemoryOAuthStore } from './memoryStore.js';
 import { defaultResolver, type NetworkPolicy } from './networkPolicy.js';
 import { OAuthError } from './oauthError.js';

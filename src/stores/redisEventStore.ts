@@ -13,7 +13,11 @@
  */
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { SharedEventStore } from '../transports/http/server/sessions/cluster/cluster.js';
-import { parseEventId, type Replay, type StoredEvent } from '../transports/http/server/sessions/eventStore.js';
+import {
+  parseEventId,
+  type Replay,
+  type StoredEvent,
+} from '../transports/http/server/sessions/eventStore.js';
 import type { RedisChannels } from './redisChannels.js';
 import type { StoreConnection } from './redisConnection.js';
 import { RedisScript } from './redisScript.js';

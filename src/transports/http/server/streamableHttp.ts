@@ -10,7 +10,7 @@ import { OAuthResourceServer } from './auth/resourceServer.js';
 import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from '../shared/body.js';
 import { clientAddressKey } from './clientAddress.js';
 import { ClusterSessions } from './sessions/cluster/clusterSessions.js';
-import { MemoryEventStore } from './sessions/eventStore.js';
+import { MemoryEventStore } from './sessions/memoryEventStore.js';
 import { NO_HEADERS, type HttpExchange, type HttpReply } from './exchange.js';
 import { HttpSessionTransport, randomToken, type SessionSettings } from './sessions/httpSession.js';
 import { failureReply } from './httpStatus.js';

@@ -9,7 +9,7 @@ import {
 } from '../../../../../test/support/httpHarness.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../../../../http.js';
 import { McpServer } from '../../../../server.js';
-import { MemoryEventStore } from './eventStore.js';
+import { MemoryEventStore } from './memoryEventStore.js';
 import { HttpSessionTransport } from './httpSession.js';
 
 function setup(options: HttpHandlerOptions = {}) {

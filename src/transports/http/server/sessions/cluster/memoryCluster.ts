@@ -11,7 +11,7 @@ import type {
   SessionDirectory,
   SessionRecord,
 } from './cluster.js';
-import { MemoryEventStore } from '../eventStore.js';
+import { MemoryEventStore } from '../memoryEventStore.js';
 import { randomToken } from '../httpSession.js';
 
 /** Sessions in memory, expiring when idle. */
