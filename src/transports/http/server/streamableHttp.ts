@@ -5,52 +5,28 @@
  * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
-import type { Identity, PeerAddress } from '../../../jsonrpc/transport.js';
-import { OAuthResourceServer } from './auth/resourceServer.js';
+import type { Identity } from '../../../jsonrpc/transport.js';
 import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from '../shared/body.js';
-import { clientAddressKey } from './clientAddress.js';
-import { ClusterSessions } from './sessions/cluster/clusterSessions.js';
-import { MemoryEventStore } from './sessions/memoryEventStore.js';
+import { isLoopbackHost } from '../shared/loopback.js';
+import { exchangeOf, responseOf } from './adapters/webAdapter.js';
+import { OAuthResourceServer } from './auth/resourceServer.js';
+import { callerOf, type Caller } from './caller.js';
+import { assumedVersion, batchProblem, unsupportedVersionProblem } from './eras/rev2025.js';
 import { NO_HEADERS, type HttpExchange, type HttpReply } from './exchange.js';
-import { HttpSessionTransport, randomToken, type SessionSettings } from './sessions/httpSession.js';
-import { failureReply } from './httpStatus.js';
 import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
+import { failureReply } from './httpStatus.js';
 import { LegacySseEndpoints } from './legacySse.js';
 import { checkMessages, type CheckedPost } from './postMessages.js';
-import { isLoopbackHost } from '../shared/loopback.js';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
-import { encodeOwner, ownerOf } from './sessions/sessionOwner.js';
-import { principalKey, SessionQuota } from './sessions/sessionQuota.js';
-import { SessionRegistry, type LiveSession } from './sessions/sessionRegistry.js';
-import { exchangeOf, responseOf } from './adapters/webAdapter.js';
-
-/** A session a request names, or the reply refusing the request. */
-type Found = LiveSession<HttpSessionTransport> | HttpReply;
+import { HttpSessionTransport } from './sessions/httpSession.js';
+import { SessionQuota } from './sessions/sessionQuota.js';
+import { shuttingDown, StreamableSessions, type Found } from './sessions/streamableSessions.js';
 
 /** A reply now, or one to come. */
 type Reply = HttpReply | Promise<HttpReply>;
 
-/** What the handler passes along with each message it delivers. */
-interface Caller {
-  readonly identity: Identity | undefined;
-  /** The rate-limit key of an anonymous caller (see clientAddress.ts). */
-  readonly clientAddress: string | undefined;
-  /** The socket the request came on, and its HTTP version: for telemetry. */
-  readonly peer: PeerAddress | undefined;
-  readonly httpVersion: string | undefined;
-}
-
 function defaultReport(error: unknown): void {
   console.error(`[toolwire] http: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-/**
- * The answer to a request that arrives during shutdown. `Connection: close` makes the client
- * open a new connection for its next request (to another instance, or later to this one once
- * restarted) instead of reusing one this process is about to drop.
- */
-function shuttingDown(): HttpReply {
-  return failureReply('shuttingDown', 'The server is shutting down', { connection: 'close' });
 }
 
 /** The answer to a POST of only notifications and responses (shared: replies are not changed). */
@@ -74,19 +50,16 @@ export type {
 
 /** The handler. */
 export class StreamableHttpHandler {
-  private readonly registry: SessionRegistry<HttpSessionTransport>;
-  private readonly settings: SessionSettings;
+  private readonly sessions: StreamableSessions;
   private readonly legacy: LegacySseEndpoints | undefined;
   private readonly path: string;
   /** Reports a fault that did not fail a request by itself (through `onerror`). */
   readonly report: (error: unknown) => void;
   private readonly maxBody: number;
-  private readonly cluster: ClusterSessions | undefined;
   private readonly guard: OriginGuard;
   private readonly quota: SessionQuota;
   /** The OAuth resource server, with `oauth`. */
   private readonly oauth: OAuthResourceServer | undefined;
-  private closing = false;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.path = options.path ?? '/mcp';
@@ -103,37 +76,7 @@ export class StreamableHttpHandler {
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.guard = new OriginGuard(options.origins ?? {});
     this.quota = new SessionQuota(options.maxSessionsPerPrincipal ?? 100);
-    this.registry = new SessionRegistry(
-      { maxSessions: options.maxSessions ?? 10_000, idleMs: options.sessionIdleMs ?? 30 * 60_000 },
-      this.report,
-    );
-    this.settings = {
-      eventStore:
-        options.cluster?.events ??
-        options.eventStore ??
-        new MemoryEventStore({
-          ondrop: ({ streamId, sessionId }) =>
-            this.report(
-              new Error(
-                `SSE stream ${streamId} of session ${sessionId}: the client is not reading or resuming; its oldest waiting notifications are dropped (progress is coalesced, responses are kept)`,
-              ),
-            ),
-        }),
-      retryMs: options.retryMs ?? 1000,
-      responseMode: options.responseMode ?? 'adaptive',
-      sseAfterMs: options.sseAfterMs ?? 1000,
-      report: this.report,
-    };
-    this.cluster =
-      options.cluster && !options.stateless
-        ? new ClusterSessions(options.cluster, {
-            registry: this.registry,
-            connect: options.connect,
-            settings: this.settings,
-            idleMs: options.sessionIdleMs ?? 30 * 60_000,
-            report: this.report,
-          })
-        : undefined;
+    this.sessions = new StreamableSessions(options, { quota: this.quota, report: this.report });
     this.legacy =
       options.legacy === false
         ? undefined
@@ -155,7 +98,7 @@ export class StreamableHttpHandler {
 
   /** Number of live Streamable HTTP sessions. */
   get sessionCount(): number {
-    return this.registry.size;
+    return this.sessions.registry.size;
   }
 
   /**
@@ -210,55 +153,12 @@ export class StreamableHttpHandler {
    * finish (their responses are delivered); then every session closes.
    */
   async close(options: { graceMs?: number } = {}): Promise<void> {
-    this.closing = true;
+    this.sessions.closing = true;
+    const registry = this.sessions.registry;
     const deadline = Date.now() + (options.graceMs ?? 10_000);
-    while (this.registry.anyBusy() && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    await Promise.all([this.registry.closeAll(), this.legacy?.close()]);
-    this.cluster?.close();
-  }
-
-  /**
-   * The session a request names: one of this instance's (found without waiting: awaiting costs a
-   * turn of the microtask queue per request), or, in a cluster, one another instance created,
-   * which is served here from now on.
-   */
-  private findSession(
-    exchange: HttpExchange,
-    identity: Identity | undefined,
-  ): Found | Promise<Found> {
-    const sessionId = exchange.header('mcp-session-id');
-    const found = this.registry.lookup(sessionId, identity);
-    if (typeof found !== 'string') {
-      if (sessionId !== null) this.cluster?.touch(sessionId);
-      return sessionVersionProblem(exchange, found) ?? found;
-    }
-    if (found === 'unknownSession' && this.cluster && sessionId !== null)
-      return this.adoptSession(this.cluster, exchange, { sessionId, identity });
-    return failureReply(
-      found,
-      found === 'missingSession' ? 'MCP-Session-Id header required' : 'Session not found',
-    );
-  }
-
-  /** A session another instance of the cluster created, served here from now on. */
-  private async adoptSession(
-    cluster: ClusterSessions,
-    exchange: HttpExchange,
-    named: { sessionId: string; identity: Identity | undefined },
-  ): Promise<Found> {
-    await cluster.ready;
-    const adopted = await cluster.adopt(named.sessionId, named.identity);
-    if (adopted.ok) return sessionVersionProblem(exchange, adopted.session) ?? adopted.session;
-    if (adopted.failure === 'storeUnavailable')
-      return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
-        'retry-after': '1',
-      });
-    if (adopted.failure === 'tooManySessions')
-      return failureReply('tooManySessions', 'Too many sessions; try again later', {
-        'retry-after': '5',
-      });
-    return failureReply('unknownSession', 'Session not found');
+    while (registry.anyBusy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([registry.closeAll(), this.legacy?.close()]);
+    this.sessions.cluster?.close();
   }
 
   /**
@@ -308,15 +208,14 @@ export class StreamableHttpHandler {
     legacy: LegacySseEndpoints | undefined,
     identity: Identity | undefined,
   ): Reply {
+    const closing = this.sessions.closing;
     if (legacy)
-      return this.closing
-        ? shuttingDown()
-        : legacy.handle(exchange, this.callerOf(exchange, identity));
+      return closing ? shuttingDown() : legacy.handle(exchange, this.callerOf(exchange, identity));
     switch (exchange.method) {
       case 'POST':
         return this.post(exchange, this.callerOf(exchange, identity));
       case 'GET':
-        return this.closing ? shuttingDown() : this.get(exchange, identity);
+        return closing ? shuttingDown() : this.get(exchange, identity);
       case 'DELETE':
         return this.delete(exchange, identity);
       default:
@@ -328,24 +227,11 @@ export class StreamableHttpHandler {
 
   /** Who sends the messages of a request: its identity and, for rate limits, its address. */
   private callerOf(exchange: HttpExchange, identity: Identity | undefined): Caller {
-    const { peer, httpVersion } = exchange;
-    if (identity) return { identity, clientAddress: undefined, peer, httpVersion };
-    const address = this.options.clientAddress
-      ? this.options.clientAddress(exchange)
-      : exchange.clientAddress;
-    const clientAddress = address ? clientAddressKey(address) : undefined;
-    return { identity, clientAddress, peer, httpVersion };
+    return callerOf(exchange, identity, this.options.clientAddress);
   }
 
   private versionProblem(exchange: HttpExchange): HttpReply | undefined {
-    const version = exchange.header('mcp-protocol-version');
-    if (version !== null && !this.options.protocolVersions.includes(version)) {
-      return failureReply(
-        'badProtocolVersion',
-        `Unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${this.options.protocolVersions.join(', ')})`,
-      );
-    }
-    return undefined;
+    return unsupportedVersionProblem(exchange, this.options.protocolVersions);
   }
 
   /** A POST: its headers are checked, its body read, then its messages delivered. */
@@ -384,7 +270,7 @@ export class StreamableHttpHandler {
     if (denied) return denied;
     if (post.initialize || this.options.stateless)
       return this.deliverToNewSession(exchange, caller, post);
-    const found = this.findSession(exchange, caller.identity);
+    const found = this.sessions.find(exchange, caller.identity);
     return found instanceof Promise
       ? found.then((f) => this.deliverToSession(f, caller, post))
       : this.deliverToSession(found, caller, post);
@@ -394,13 +280,9 @@ export class StreamableHttpHandler {
   private deliverToSession(found: Found, caller: Caller, post: CheckedPost): Reply {
     if (!('transport' in found)) return found;
     const session = found.transport;
-    if (this.closing && post.requestIds.length > 0) return shuttingDown();
-    if (post.batch && found.handle.protocolVersion !== '2025-03-26') {
-      return failureReply(
-        'invalidMessage',
-        `Batches are not supported in protocol revision ${found.handle.protocolVersion ?? 'unknown'}`,
-      );
-    }
+    if (this.sessions.closing && post.requestIds.length > 0) return shuttingDown();
+    const batchRefused = post.batch ? batchProblem(found.handle.protocolVersion) : undefined;
+    if (batchRefused) return batchRefused;
     if (post.requestIds.length > 0 && found.handle.saturated === true) {
       // Backpressure for a client that pipelines beyond the session's queue: it retries later.
       return failureReply(
@@ -412,9 +294,10 @@ export class StreamableHttpHandler {
     for (const id of post.requestIds)
       if (session.hasPending(id))
         return failureReply('conflict', `Request id ${JSON.stringify(id)} is already in use`);
-    if (this.cluster && session.sessionId !== undefined) {
+    const cluster = this.sessions.cluster;
+    if (cluster && session.sessionId !== undefined) {
       // Responses to another instance's requests, and notifications, also go to the others.
-      const local = this.cluster.route(session.sessionId, post.messages, post.classified);
+      const local = cluster.route(session.sessionId, post.messages, post.classified);
       if (local.length === 0) return ACCEPTED;
       if (local.length !== post.messages.length)
         return this.receive(session, { ...post, messages: local }, caller);
@@ -429,13 +312,11 @@ export class StreamableHttpHandler {
     post: CheckedPost,
   ): Promise<HttpReply> {
     if (post.initialize && !this.options.stateless) {
-      const live = await this.liveSessionProblem(exchange, caller.identity);
+      const live = await this.sessions.liveSessionProblem(exchange, caller.identity);
       if (live) return live;
     }
-    const assumeVersion = post.initialize
-      ? undefined
-      : (exchange.header('mcp-protocol-version') ?? '2025-03-26');
-    const created = await this.createSession(caller, assumeVersion);
+    const assumeVersion = post.initialize ? undefined : assumedVersion(exchange);
+    const created = await this.sessions.create(caller, assumeVersion);
     if (!(created instanceof HttpSessionTransport)) return created;
     return await this.receive(created, post, caller);
   }
@@ -450,114 +331,6 @@ export class StreamableHttpHandler {
     return reply ?? ACCEPTED;
   }
 
-  /**
-   * An `initialize` that names a live session of its caller (`MCP-Session-Id`) is refused: a
-   * session is initialized once, and a new one starts without the header. The live session is
-   * left as it is. An id that names no session of the caller is ignored, as before (a client
-   * re-initializing after a 404 may still send its old id).
-   */
-  private async liveSessionProblem(
-    exchange: HttpExchange,
-    identity: Identity | undefined,
-  ): Promise<HttpReply | undefined> {
-    const sessionId = exchange.header('mcp-session-id');
-    if (sessionId === null || sessionId === '') return undefined;
-    let live = typeof this.registry.lookup(sessionId, identity) !== 'string';
-    if (!live && this.cluster) {
-      try {
-        live = await this.cluster.owns(sessionId, identity);
-      } catch (error) {
-        this.report(error);
-        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
-          'retry-after': '1',
-        });
-      }
-    }
-    return live
-      ? failureReply(
-          'alreadyInitialized',
-          'This session is already initialized; a new session starts with an initialize request without MCP-Session-Id',
-        )
-      : undefined;
-  }
-
-  private async createSession(
-    caller: Caller,
-    assumeVersion: string | undefined,
-  ): Promise<HttpSessionTransport | HttpReply> {
-    const identity = caller.identity;
-    if (this.closing) return shuttingDown();
-    const stateless = this.options.stateless === true;
-    if (!stateless && !this.registry.hasRoom())
-      return failureReply('tooManySessions', 'Too many sessions; try again later', {
-        'retry-after': '5',
-      });
-    let release: () => void = () => {};
-    if (!stateless) {
-      const taken = this.quota.take(principalKey(identity, caller.clientAddress));
-      if (!taken)
-        return failureReply(
-          'tooManyCallerSessions',
-          `Too many sessions for this caller (at most ${this.quota.perPrincipal}): end unused ones with DELETE, or wait until they expire`,
-        );
-      release = taken;
-    }
-    try {
-      return await this.startSession(caller, assumeVersion, release);
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
-
-  /** Creates the transport and the server side of a new session (counted by `release`). */
-  private async startSession(
-    caller: Caller,
-    assumeVersion: string | undefined,
-    release: () => void,
-  ): Promise<HttpSessionTransport> {
-    const identity = caller.identity;
-    const stateless = this.options.stateless === true;
-    const sessionId = stateless ? undefined : randomToken(24);
-    const cluster = sessionId !== undefined ? this.cluster : undefined;
-    if (cluster) await cluster.ready;
-    const owner = ownerOf(identity);
-    const transport = new HttpSessionTransport(
-      sessionId,
-      { ...this.settings, ephemeral: stateless },
-      {
-        owner,
-        peers: cluster && sessionId !== undefined ? cluster.peersFor(sessionId) : undefined,
-      },
-    );
-    const handle = await this.options.connect(transport, {
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(identity ? { identity } : {}),
-      ...(caller.clientAddress !== undefined ? { clientAddress: caller.clientAddress } : {}),
-      ...(assumeVersion !== undefined ? { assumeVersion } : {}),
-      ...(stateless ? { transient: true } : {}),
-      ...(cluster && sessionId !== undefined
-        ? { persist: cluster.persistFor(sessionId, encodeOwner(owner), false) }
-        : {}),
-    });
-    if (sessionId !== undefined) {
-      this.registry.add(sessionId, {
-        transport,
-        handle,
-        owner,
-        lastActivity: () => transport.lastActivity,
-        listening: () => transport.listening,
-        dropListener: () => transport.dropListener(),
-      });
-      const closed = transport.onclose;
-      transport.onclose = () => {
-        release();
-        closed?.();
-      };
-    }
-    return transport;
-  }
-
   private async get(exchange: HttpExchange, identity: Identity | undefined): Promise<HttpReply> {
     if (this.options.stateless)
       return failureReply('methodNotAllowed', 'This server is stateless: no GET stream', {
@@ -567,7 +340,7 @@ export class StreamableHttpHandler {
       return failureReply('notAcceptable', 'Accept must list text/event-stream');
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    let found = this.findSession(exchange, identity);
+    let found = this.sessions.find(exchange, identity);
     if (found instanceof Promise) found = await found;
     if (!('transport' in found)) return found;
     const result = await found.transport.listen(exchange.header('last-event-id') ?? undefined);
@@ -587,39 +360,11 @@ export class StreamableHttpHandler {
       });
     const versionProblem = this.versionProblem(exchange);
     if (versionProblem) return versionProblem;
-    let found = this.findSession(exchange, identity);
+    let found = this.sessions.find(exchange, identity);
     if (found instanceof Promise) found = await found;
     if (!('transport' in found)) return found;
-    if (this.cluster && found.transport.sessionId !== undefined) {
-      try {
-        await this.cluster.endEverywhere(found.transport.sessionId);
-      } catch (error) {
-        this.report(error);
-        return failureReply('storeUnavailable', 'The session store is unavailable; try again', {
-          'retry-after': '1',
-        });
-      }
-      found.transport.sessionEnded = true;
-    }
-    await found.handle.close();
+    const refused = await this.sessions.end(found);
+    if (refused) return refused;
     return { status: 200, headers: {} };
   }
-}
-
-/**
- * A request on a session must name the revision negotiated on it: a supported but different
- * `MCP-Protocol-Version` (checked against the supported list before) is a 400. An absent header
- * is left alone (the spec has servers assume 2025-03-26 then, for clients that predate it).
- */
-function sessionVersionProblem(
-  exchange: HttpExchange,
-  session: LiveSession<HttpSessionTransport>,
-): HttpReply | undefined {
-  const header = exchange.header('mcp-protocol-version');
-  const negotiated = session.handle.protocolVersion;
-  if (header === null || negotiated === undefined || header === negotiated) return undefined;
-  return failureReply(
-    'badProtocolVersion',
-    `MCP-Protocol-Version ${JSON.stringify(header)} differs from the version negotiated on this session (${negotiated})`,
-  );
 }
