@@ -86,11 +86,9 @@ export type {
 } from './transports/http/server/sessions/eventStore.js';
 export { MemoryEventStore } from './transports/http/server/sessions/memoryEventStore.js';
 export type { MemoryEventStoreOptions } from './transports/http/server/sessions/memoryEventStore.js';
-export {
-  StreamableHttpClientTransport,
-  HttpStatusError,
-} from './transports/http/client/streamableClient.js';
-export type { StreamableHttpClientOptions } from './transports/http/client/streamableClient.js';
+export { StreamableHttpClientTransport } from './transports/http/client/streamableClient.js';
+export { HttpStatusError } from './transports/http/client/httpStatusError.js';
+export type { StreamableHttpClientOptions } from './transports/http/client/streamableClientOptions.js';
 export { ConnectionError } from './transports/http/client/networkError.js';
 export { LegacySseClientTransport } from './transports/http/client/legacySseClient.js';
 export type { LegacySseClientOptions } from './transports/http/client/legacySseClient.js';

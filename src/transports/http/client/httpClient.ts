@@ -13,11 +13,9 @@ import type {
 } from '../../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
 import { LegacySseClientTransport, type LegacySseClientOptions } from './legacySseClient.js';
-import {
-  HttpStatusError,
-  StreamableHttpClientTransport,
-  type StreamableHttpClientOptions,
-} from './streamableClient.js';
+import { HttpStatusError } from './httpStatusError.js';
+import { StreamableHttpClientTransport } from './streamableClient.js';
+import type { StreamableHttpClientOptions } from './streamableClientOptions.js';
 
 /** Options of {@link HttpClientTransport}. */
 export type HttpClientOptions = StreamableHttpClientOptions & LegacySseClientOptions;

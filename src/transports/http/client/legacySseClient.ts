@@ -20,7 +20,7 @@ import {
   type RedirectOptions,
 } from './redirects.js';
 import { readSse } from '../shared/sseReader.js';
-import { HttpStatusError } from './streamableClient.js';
+import { HttpStatusError } from './httpStatusError.js';
 
 /**
  * Options of {@link LegacySseClientTransport}. Redirects of the GET and of the POSTs follow

@@ -6,7 +6,7 @@
  */
 import { sleep } from '../../../jsonrpc/sleep.js';
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
-import { ErrorCode, LocalError } from '../../../jsonrpc/errors.js';
+import { LocalError } from '../../../jsonrpc/errors.js';
 import { startedTwice } from '../../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../../jsonrpc/guards.js';
 import type {
@@ -18,61 +18,17 @@ import type {
 import { headerValue } from '../shared/headerValue.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../../jsonrpc/types.js';
 import { readBody } from '../shared/body.js';
-import { resolveHeaders, type HeadersSource } from './clientHeaders.js';
-import type { HttpAuthorization } from './httpAuthorization.js';
+import { resolveHeaders } from './clientHeaders.js';
+import { isErrorFor, isRateLimitRefusal } from './errorBodies.js';
+import { HttpStatusError } from './httpStatusError.js';
+import { mirrorHeaders } from './mirrorHeaders.js';
+import type { StreamableHttpClientOptions } from './streamableClientOptions.js';
 import { sendAuthorized } from './authorizedSend.js';
 import { httpClientNetwork } from '../shared/network.js';
 import { connectionError, ConnectionError } from './networkError.js';
-import { fetchFollowing, RedirectError, type RedirectOptions } from './redirects.js';
+import { fetchFollowing, RedirectError } from './redirects.js';
 import { retryAfterMs } from './retryAfter.js';
 import { readSse } from '../shared/sseReader.js';
-
-/**
- * Options of {@link StreamableHttpClientTransport}. Redirects (`followRedirects`, `maxRedirects`)
- * are followed only to the endpoint's own origin by default; see {@link RedirectOptions}.
- */
-export interface StreamableHttpClientOptions extends RedirectOptions {
-  /** Extra headers on every request. */
-  headers?: HeadersSource;
-  /**
-   * Authorization of every request: the header to send, and new credentials on 401 (or 403
-   * `insufficient_scope`), after which the request is sent again. {@link OAuthClient} is MCP
-   * authorization (OAuth 2.1).
-   */
-  auth?: HttpAuthorization;
-  /** The fetch to use. Default: the global one. */
-  fetch?: typeof fetch;
-  /** Largest accepted message. Default 4 MiB. */
-  maxMessageBytes?: number;
-  /** Deepest accepted nesting. Default 64. */
-  maxDepth?: number;
-  /** Open the GET stream for server-initiated messages after initialization. Default true. */
-  standaloneStream?: boolean;
-  /** Reconnection delay when the server announced none. Default 1000 ms. */
-  reconnectDelayMs?: number;
-  /**
-   * Failed reconnections in a row before a stream is given up. Default 5, with the delay doubling
-   * each time. A server that cannot be reached at all (connection refused, unknown host,
-   * unreachable network, TLS refused) is tried only twice, `retry` apart: a lost stream then fails
-   * its requests within seconds, with a {@link ConnectionError} naming the URL and the code.
-   */
-  maxReconnectAttempts?: number;
-  /**
-   * Times a POST answered 429 or 503 with `Retry-After` (a server whose request queue is full,
-   * or briefly unable to serve) is sent again after the delay it asks for. Default 10.
-   */
-  maxBusyRetries?: number;
-}
-
-/** An HTTP failure of a POST, with its status. */
-export class HttpStatusError extends LocalError {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super('transport', message);
-  }
-}
 
 interface StreamState {
   lastEventId: string | undefined;
@@ -516,55 +472,5 @@ export class StreamableHttpClientTransport implements Transport {
       this.reinitializing = undefined;
     });
     return this.reinitializing;
-  }
-}
-
-/** True for a body holding a JSON-RPC error response refusing a call over a rate limit. */
-function isRateLimitRefusal(text: string): boolean {
-  if (!text.includes(String(ErrorCode.RateLimited))) return false;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return (
-      isPlainObject(parsed) &&
-      isPlainObject(parsed['error']) &&
-      parsed['error']['code'] === ErrorCode.RateLimited
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** The request methods whose `Mcp-Name` header mirrors a param, and which param. */
-const NAMED: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
-
-/** `Mcp-Method` and `Mcp-Name` of a stateless revision's message (2026-07-28, SEP-2243). */
-function mirrorHeaders(
-  message: JsonRpcMessage | JsonRpcMessage[],
-  headers: Record<string, string>,
-): void {
-  if (Array.isArray(message) || !('method' in message)) return;
-  headers['mcp-method'] = message.method;
-  const param = NAMED[message.method];
-  const value = param === undefined ? undefined : message.params?.[param];
-  if (typeof value === 'string') headers['mcp-name'] = headerValue(value);
-}
-
-/** True for a body holding a JSON-RPC error response to one of `ids`. */
-function isErrorFor(text: string, ids: readonly RequestId[]): boolean {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return (
-      isPlainObject(parsed) &&
-      isPlainObject(parsed['error']) &&
-      typeof parsed['error']['code'] === 'number' &&
-      isRequestId(parsed['id']) &&
-      ids.includes(parsed['id'])
-    );
-  } catch {
-    return false;
   }
 }
