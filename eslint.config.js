@@ -12,29 +12,64 @@ const LAYERS = [
   'server',
   'client',
   'transports',
+  'oauthClient',
   'stores',
   'cli',
   'otel',
   'testing',
 ];
 
+/** How deep folders go below a layer's own (src/transports/http/server/sessions/cluster: 4). */
+const MAX_DEPTH = 6;
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Forbids imports of the named sibling layers from files of `layer` (src/<layer>/**), except the
- * single files in `allow` (e.g. `server/rateLimitStore.js`).
+ * Forbids, in the files of `layer` (src/<layer>/**), imports that reach the named sibling layers,
+ * except the single files in `allow` (e.g. `server/rateLimitStore.js`) and the folders in
+ * `allowFolders` (e.g. `protocol/eras`). One entry per folder depth, each with exactly the `../`
+ * that climb to src/: a folder of a layer named like another layer (transports/http/client/,
+ * server/tasks/) is then not taken for that layer, and no depth escapes the rule.
  */
-function layer(name, forbidden, message, extra = [], allow = []) {
-  const depth = ['../', '../../'];
-  const group = forbidden
-    .flatMap((f) => depth.map((d) => `${d}${f}/*`))
-    .concat(extra)
-    .concat(allow.flatMap((a) => depth.map((d) => `!${d}${a}`)));
-  return {
-    files: [`src/${name}/**/*.ts`],
-    ignores: ['src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
-  };
+function layer(
+  name,
+  forbidden,
+  message,
+  extra = [],
+  allow = [],
+  { under = '', allowFolders = [] } = {},
+) {
+  const base = under === '' ? name : `${name}/${under}`;
+  const baseDepth = base.split('/').length - 1;
+  const exempt = [
+    ...allow.map((a) => `${escape(a)}$`),
+    ...allowFolders.map((f) => `${escape(f)}/`),
+  ];
+  const entries = [];
+  for (let depth = 0; depth + baseDepth <= MAX_DEPTH; depth++) {
+    const up = escape('../'.repeat(depth + baseDepth + 1));
+    const lookahead = exempt.length > 0 ? `(?!${exempt.join('|')})` : '';
+    const patterns = [{ regex: `^${up}${lookahead}(?:${forbidden.join('|')})/`, message }];
+    if (extra.length > 0) patterns.push({ group: extra, message });
+    entries.push({
+      files: [`src/${base}/${'*/'.repeat(depth)}*.ts`],
+      ignores: ['src/**/*.test.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns }] },
+    });
+  }
+  return entries;
 }
 const NODE = ['node:*'];
+const TRANSPORTS_FORBID = [
+  'protocol',
+  'tasks',
+  'server',
+  'client',
+  'oauthClient',
+  'stores',
+  'cli',
+  'otel',
+  'testing',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**', '.bench-out/**'] },
@@ -70,46 +105,66 @@ export default tseslint.config(
     ignores: ['src/**/*.test.ts'],
     rules: { 'max-params': ['error', 3] },
   },
-  layer(
+  ...layer(
     'jsonrpc',
     LAYERS.filter((l) => l !== 'jsonrpc'),
     'L0 jsonrpc imports nothing above it, and no Node',
     NODE,
   ),
-  layer(
+  ...layer(
     'protocol',
-    ['tasks', 'server', 'client', 'transports', 'stores', 'cli', 'otel', 'testing'],
+    ['tasks', 'server', 'client', 'transports', 'oauthClient', 'stores', 'cli', 'otel', 'testing'],
     'L1 protocol imports only jsonrpc, and no Node',
     NODE,
   ),
-  layer(
+  ...layer(
     'tasks',
-    ['server', 'client', 'transports', 'stores', 'cli', 'otel', 'testing'],
+    ['server', 'client', 'transports', 'oauthClient', 'stores', 'cli', 'otel', 'testing'],
     'L2 tasks imports only jsonrpc and protocol, and no Node',
     NODE,
   ),
-  layer(
+  ...layer(
     'server',
-    ['client', 'transports', 'stores', 'cli', 'otel', 'testing'],
+    ['client', 'transports', 'oauthClient', 'stores', 'cli', 'otel', 'testing'],
     'L2 server imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
-  layer(
+  ...layer(
     'client',
-    ['server', 'transports', 'stores', 'cli', 'otel', 'testing'],
+    ['server', 'transports', 'oauthClient', 'stores', 'cli', 'otel', 'testing'],
     'L2 client imports only jsonrpc, protocol and tasks, and no Node',
     NODE,
   ),
-  layer(
+  ...layer(
     'transports',
-    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli', 'otel', 'testing'],
-    'transports import only jsonrpc',
+    TRANSPORTS_FORBID,
+    'transports import only jsonrpc (the HTTP server also protocol/eras/), not the OAuth client',
   ),
-  // stores/ also implements the HTTP cluster interfaces (transports/http/cluster.ts) and the rate
+  // The one sanctioned edge up (STYLE.md §3): the 2026 transport is protocol-aware by
+  // specification, so the HTTP server transport may import the era classifier and the 2026 header
+  // rules of protocol/eras/ (pure, no Node). Later entries win: this replaces the rule above there.
+  ...layer(
+    'transports',
+    TRANSPORTS_FORBID,
+    'transports import only jsonrpc; the HTTP server also protocol/eras/ (the era classifier and the 2026 header rules)',
+    [],
+    [],
+    { under: 'http/server', allowFolders: ['protocol/eras'] },
+  ),
+  // The OAuth client (toolwire/http, toolwire/node) sits above the transports: it authorizes the
+  // HTTP client transport through the transport's hook (transports/http/client/httpAuthorization.ts)
+  // and uses the HTTP transports' shared helpers; Node where it must (loopback receiver, files).
+  ...layer(
+    'oauthClient',
+    ['protocol', 'tasks', 'server', 'client', 'stores', 'cli', 'otel', 'testing'],
+    'the OAuth client imports only jsonrpc and transports',
+  ),
+  // stores/ also implements the HTTP cluster interfaces (transports/http/server/sessions/cluster/
+  // cluster.ts) and the rate
   // limit store interface (server/rateLimitStore.ts, its one file of server/): see src/redis.ts.
-  layer(
+  ...layer(
     'stores',
-    ['protocol', 'server', 'client', 'cli', 'otel', 'testing'],
+    ['protocol', 'server', 'client', 'oauthClient', 'cli', 'otel', 'testing'],
     'stores import only jsonrpc, the tasks interface, the rate limit store interface and the transports they implement',
     [],
     ['server/rateLimitStore.js'],
@@ -128,6 +183,7 @@ export default tseslint.config(
               group: [
                 '../tasks/*',
                 '../transports/*',
+                '../oauthClient/*',
                 '../stores/*',
                 '../cli/*',
                 '../testing/*',
@@ -145,15 +201,37 @@ export default tseslint.config(
       ],
     },
   },
-  layer(
+  ...layer(
     'cli',
-    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'otel', 'testing'],
+    [
+      'jsonrpc',
+      'protocol',
+      'tasks',
+      'server',
+      'client',
+      'transports',
+      'oauthClient',
+      'stores',
+      'otel',
+      'testing',
+    ],
     'the CLI imports only entry files',
   ),
   // toolwire/testing uses toolwire as its users do (the entry files), on any runtime.
-  layer(
+  ...layer(
     'testing',
-    ['jsonrpc', 'protocol', 'tasks', 'server', 'client', 'transports', 'stores', 'cli', 'otel'],
+    [
+      'jsonrpc',
+      'protocol',
+      'tasks',
+      'server',
+      'client',
+      'transports',
+      'oauthClient',
+      'stores',
+      'cli',
+      'otel',
+    ],
     'toolwire/testing imports only entry files, and no Node',
     NODE,
   ),

@@ -8,7 +8,7 @@ import type { ProtocolVersion } from './protocol/versions.js';
 import {
   StreamableHttpHandler,
   type StreamableHttpOptions,
-} from './transports/http/streamableHttp.js';
+} from './transports/http/server/streamableHttp.js';
 
 /** Options of {@link createHttpHandler}: everything but the wiring to the server. */
 export type HttpHandlerOptions = Omit<
@@ -41,25 +41,28 @@ export function createHttpHandler(
   });
 }
 
-export { StreamableHttpHandler } from './transports/http/streamableHttp.js';
-export type { OAuthOptions } from './transports/http/auth/resourceMetadata.js';
+export { StreamableHttpHandler } from './transports/http/server/streamableHttp.js';
+export type { OAuthOptions } from './transports/http/server/auth/resourceMetadata.js';
 export type {
   TokenVerification,
   TokenVerifier,
   VerifyContext,
-} from './transports/http/auth/tokenVerifier.js';
+} from './transports/http/server/auth/tokenVerifier.js';
 export {
   DEFAULT_JWT_ALGORITHMS,
   jwtVerifier,
   type JwtTokenVerifier,
   type JwtVerifierOptions,
-} from './transports/http/auth/jwtVerifier.js';
+} from './transports/http/server/auth/jwtVerifier.js';
 export {
   introspectionVerifier,
   type IntrospectionVerifierOptions,
-} from './transports/http/auth/introspectionVerifier.js';
-export type { StreamableHttpOptions } from './transports/http/streamableHttp.js';
-export type { ConnectSession, SessionHandle } from './transports/http/sessionRegistry.js';
+} from './transports/http/server/auth/introspectionVerifier.js';
+export type { StreamableHttpOptions } from './transports/http/server/streamableHttp.js';
+export type {
+  ConnectSession,
+  SessionHandle,
+} from './transports/http/server/sessions/sessionRegistry.js';
 export type {
   ClusterBus,
   ClusterMessage,
@@ -68,50 +71,52 @@ export type {
   SessionDirectory,
   SessionRecord,
   SharedEventStore,
-} from './transports/http/cluster.js';
-export { MemoryClusterHub, MemorySessionDirectory } from './transports/http/memoryCluster.js';
-export type { LegacySseOptions } from './transports/http/legacySse.js';
-export type { OriginPolicy } from './transports/http/requestGuards.js';
-export { MemoryEventStore, parseEventId } from './transports/http/eventStore.js';
+} from './transports/http/server/sessions/cluster/cluster.js';
+export {
+  MemoryClusterHub,
+  MemorySessionDirectory,
+} from './transports/http/server/sessions/cluster/memoryCluster.js';
+export type { LegacySseOptions } from './transports/http/server/legacySse.js';
+export type { OriginPolicy } from './transports/http/server/requestGuards.js';
+export { parseEventId } from './transports/http/server/sessions/eventStore.js';
 export type {
   EventStore,
-  MemoryEventStoreOptions,
   Replay,
   StoredEvent,
-} from './transports/http/eventStore.js';
-export {
-  StreamableHttpClientTransport,
-  HttpStatusError,
-} from './transports/http/streamableClient.js';
-export type { StreamableHttpClientOptions } from './transports/http/streamableClient.js';
-export { ConnectionError } from './transports/http/networkError.js';
-export { LegacySseClientTransport } from './transports/http/legacySseClient.js';
-export type { LegacySseClientOptions } from './transports/http/legacySseClient.js';
-export { HttpClientTransport } from './transports/http/httpClient.js';
-export type { HttpClientOptions, HttpTransportKind } from './transports/http/httpClient.js';
-export type { HeadersSource } from './transports/http/clientHeaders.js';
-export { RedirectError } from './transports/http/redirects.js';
-export type { FollowRedirects, RedirectOptions } from './transports/http/redirects.js';
-export { OAuthClient, resourceKeyOf } from './transports/http/oauthClient/oauthClient.js';
+} from './transports/http/server/sessions/eventStore.js';
+export { MemoryEventStore } from './transports/http/server/sessions/memoryEventStore.js';
+export type { MemoryEventStoreOptions } from './transports/http/server/sessions/memoryEventStore.js';
+export { StreamableHttpClientTransport } from './transports/http/client/streamableClient.js';
+export { HttpStatusError } from './transports/http/client/httpStatusError.js';
+export type { StreamableHttpClientOptions } from './transports/http/client/streamableClientOptions.js';
+export { ConnectionError } from './transports/http/client/networkError.js';
+export { LegacySseClientTransport } from './transports/http/client/legacySseClient.js';
+export type { LegacySseClientOptions } from './transports/http/client/legacySseClient.js';
+export { HttpClientTransport } from './transports/http/client/httpClient.js';
+export type { HttpClientOptions, HttpTransportKind } from './transports/http/client/httpClient.js';
+export type { HeadersSource } from './transports/http/client/clientHeaders.js';
+export { RedirectError } from './transports/http/client/redirects.js';
+export type { FollowRedirects, RedirectOptions } from './transports/http/client/redirects.js';
+export { OAuthClient, resourceKeyOf } from './oauthClient/oauthClient.js';
 export type {
   AuthorizationResult,
   ForgottenTokens,
   OAuthClientOptions,
-} from './transports/http/oauthClient/oauthClient.js';
-export type { Revocation } from './transports/http/oauthClient/revocation.js';
-export { OAuthError } from './transports/http/oauthClient/oauthError.js';
-export type { OAuthFailure } from './transports/http/oauthClient/oauthError.js';
-export { MemoryOAuthStore } from './transports/http/oauthClient/memoryStore.js';
+} from './oauthClient/oauthClient.js';
+export type { Revocation } from './oauthClient/revocation.js';
+export { OAuthError } from './oauthClient/oauthError.js';
+export type { OAuthFailure } from './oauthClient/oauthError.js';
+export { MemoryOAuthStore } from './oauthClient/memoryStore.js';
 export type {
   ChallengeContext,
   HttpAuthorization,
-} from './transports/http/oauthClient/httpAuthorization.js';
-export type { HostResolver } from './transports/http/oauthClient/networkPolicy.js';
+} from './transports/http/client/httpAuthorization.js';
+export type { HostResolver } from './oauthClient/networkPolicy.js';
 export type {
   ClientDescription,
   PreRegisteredClient,
   TokenEndpointAuthMethod,
-} from './transports/http/oauthClient/registration.js';
+} from './oauthClient/registration.js';
 export type {
   OAuthStore,
   OpenAuthorizationUrl,
@@ -120,4 +125,4 @@ export type {
   StoredClient,
   StoredTokens,
   TokenKey,
-} from './transports/http/oauthClient/types.js';
+} from './oauthClient/types.js';

@@ -3,41 +3,50 @@
  * Node pieces of the OAuth client: a credentials file, the loopback redirect receiver, and a
  * browser opener.
  */
-export { serveHttp, toNodeListener, toRequest, writeResponse } from './transports/http/node.js';
-export { isLoopbackHost } from './transports/http/loopback.js';
-export type { FetchHandler, HttpListener, ServeHttpOptions } from './transports/http/node.js';
-export { FileOAuthStore } from './transports/http/oauthClient/fileStore.js';
+export {
+  serveHttp,
+  toNodeListener,
+  toRequest,
+  writeResponse,
+} from './transports/http/server/adapters/node.js';
+export { isLoopbackHost } from './transports/http/shared/loopback.js';
+export type {
+  FetchHandler,
+  HttpListener,
+  ServeHttpOptions,
+} from './transports/http/server/adapters/node.js';
+export { FileOAuthStore } from './oauthClient/fileStore.js';
 export type {
   FileOAuthStoreOptions,
   ForgottenResource,
   StoredTokensEntry,
-} from './transports/http/oauthClient/fileStore.js';
+} from './oauthClient/fileStore.js';
 export {
   CredentialsFileError,
   defaultCredentialsPath,
   // The credentials file's checked read and atomic 0600 write, for any file of the user's own.
   readCredentialsText,
   writeCredentialsText,
-} from './transports/http/oauthClient/credentialsFile.js';
+} from './oauthClient/credentialsFile.js';
 export type {
   CredentialsFileProblem,
   CredentialsPathContext,
-} from './transports/http/oauthClient/credentialsFile.js';
+} from './oauthClient/credentialsFile.js';
 // The lock processes take to change such a file together (read, change, write: none lost).
-export { withCredentialsLock } from './transports/http/oauthClient/credentialsLock.js';
-export type { CredentialsLockOptions } from './transports/http/oauthClient/credentialsLock.js';
+export { withCredentialsLock } from './oauthClient/credentialsLock.js';
+export type { CredentialsLockOptions } from './oauthClient/credentialsLock.js';
 export {
   DEFAULT_REDIRECT_TIMEOUT_MS,
   LoopbackRedirectReceiver,
-} from './transports/http/oauthClient/loopbackReceiver.js';
-export type { LoopbackRedirectReceiverOptions } from './transports/http/oauthClient/loopbackReceiver.js';
+} from './oauthClient/loopbackReceiver.js';
+export type { LoopbackRedirectReceiverOptions } from './oauthClient/loopbackReceiver.js';
 export {
   authorizationUrlProblem,
   browserOpener,
   openInBrowser,
-} from './transports/http/oauthClient/browserOpener.js';
+} from './oauthClient/browserOpener.js';
 export type {
   OpenInBrowserOptions,
   SpawnedOpener,
   SpawnFunction,
-} from './transports/http/oauthClient/browserOpener.js';
+} from './oauthClient/browserOpener.js';

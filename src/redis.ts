@@ -6,8 +6,9 @@
  * The stores implement interfaces of three places, the tasks' `TaskStore`, the HTTP cluster's
  * `SessionDirectory`/`ClusterBus`/`SharedEventStore` and the server's `RateLimitStore`, so
  * `stores/` imports them (STYLE.md lets it import only the task store's; the others are
- * interfaces of the same kind, kept beside the code that uses them: `transports/http/cluster.ts`
- * and `server/rateLimitStore.ts`, the one file of `server/` that `stores/` may import).
+ * interfaces of the same kind, kept beside the code that uses them:
+ * `transports/http/server/sessions/cluster/cluster.ts` and `server/rateLimitStore.ts`, the one
+ * file of `server/` that `stores/` may import).
  */
 export { createRedisScaleOut } from './stores/redisScaleOut.js';
 export type { InstanceLink, RedisScaleOut, RedisScaleOutOptions } from './stores/redisScaleOut.js';

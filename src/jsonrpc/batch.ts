@@ -1,8 +1,30 @@
 /**
  * @module Collects the responses to the requests of one incoming batch and sends them together,
- * once every request has either answered or been cancelled (JSON-RPC 2.0 §6).
+ * once every request has either answered or been cancelled (JSON-RPC 2.0 §6); and what is
+ * refused of a batch as a whole.
  */
+import { classifyMessage } from './guards.js';
 import type { JsonRpcResponse } from './types.js';
+
+/**
+ * Why an incoming batch is refused as a whole (batches not allowed now, or an empty one), or
+ * undefined when its messages are to be read one by one.
+ */
+export function batchRefusal(items: readonly unknown[], allowed: boolean): string | undefined {
+  if (!allowed) return 'Batches are not supported on this connection';
+  if (items.length === 0) return 'An empty batch is not a valid request';
+  return undefined;
+}
+
+/** How many of a batch's messages get a response: its requests and its invalid non-responses. */
+export function answeredIn(items: readonly unknown[]): number {
+  let answered = 0;
+  for (const item of items) {
+    const c = classifyMessage(item);
+    if (c.kind === 'request' || (c.kind === 'invalid' && !c.isResponse)) answered++;
+  }
+  return answered;
+}
 
 /** Gathers a batch's responses; `flush` runs once when the last one is in. */
 export class BatchCollector {

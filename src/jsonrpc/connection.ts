@@ -3,12 +3,24 @@
  * timeouts, cancellation in both directions (with its races), progress routing, batches and a cap
  * on concurrent incoming requests. Server and client each compose one (STYLE.md §2.3).
  */
-import { BatchCollector } from './batch.js';
+import { answeredIn, BatchCollector, batchRefusal } from './batch.js';
 import { Deferred } from './deferred.js';
 import { IncomingRequest, type IncomingRequestContext } from './incomingRequest.js';
 
 export type { IncomingRequestContext } from './incomingRequest.js';
 export type { OutgoingRequest, RequestInterceptor } from './interceptors.js';
+export type {
+  ConnectionOptions,
+  NotificationHandler,
+  RequestHandler,
+  RequestOptions,
+} from './connectionOptions.js';
+import type {
+  ConnectionOptions,
+  NotificationHandler,
+  RequestHandler,
+  RequestOptions,
+} from './connectionOptions.js';
 import type { EnvelopeHint } from './decode.js';
 import { ErrorCode, LocalError, RpcError, toRpcError } from './errors.js';
 import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
@@ -16,12 +28,10 @@ import { CANCELLED, PROGRESS } from './methods.js';
 import { PendingRequests, type GiveUpReason, type Progress } from './pendingRequests.js';
 import { RequestScheduler } from './requestScheduler.js';
 import { EarlyCancels } from './earlyCancels.js';
-import type {
-  NotificationInterceptor,
-  NotificationObserver,
-  OutgoingRequest,
-  RequestInterceptor,
-} from './interceptors.js';
+import { abortedBeforeSending, closedBecause, sendFailure } from './connectionErrors.js';
+import { cancelReason, progressOf } from './peerNotifications.js';
+import { ProgressListeners } from './progressListeners.js';
+import type { OutgoingRequest } from './interceptors.js';
 import type { MessageInfo, SendOptions, Transport } from './transport.js';
 import type {
   JsonObject,
@@ -32,75 +42,6 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from './types.js';
-
-/**
- * Answers one incoming request: at once, with a Promise, or with a {@link Deferred} the handler
- * settles itself (no promise hop); throw an {@link RpcError} to answer with an error.
- */
-export type RequestHandler = (
-  request: JsonRpcRequest,
-  context: IncomingRequestContext,
-) => JsonObject | Promise<JsonObject> | Deferred<JsonObject>;
-
-/** Receives incoming notifications other than cancellation and progress. */
-export type NotificationHandler = (
-  notification: JsonRpcNotification,
-  info: MessageInfo | undefined,
-) => void;
-
-/** Options of one outgoing request. */
-export interface RequestOptions {
-  signal?: AbortSignal;
-  /** Default: the connection's `requestTimeoutMs`. */
-  timeoutMs?: number;
-  /** Default: the connection's `maxTotalTimeoutMs`. */
-  maxTotalTimeoutMs?: number;
-  resetTimeoutOnProgress?: boolean;
-  /** Setting it sends a progress token and routes progress notifications here. */
-  onprogress?: (progress: Progress) => void;
-  /** The incoming request this one is made on behalf of (routes it on Streamable HTTP). */
-  relatedRequestId?: RequestId;
-  /** False for requests that must never be cancelled (`initialize`). Default true. */
-  cancellable?: boolean;
-  /** Headers for the transport's HTTP request (see {@link SendOptions.headers}). */
-  headers?: Readonly<Record<string, string>>;
-  /** Handed to the request interceptor as `OutgoingRequest.scope`; nothing else reads it. */
-  scope?: unknown;
-}
-
-/** Connection-wide options. */
-export interface ConnectionOptions {
-  /** Incoming requests whose handlers run at once; more wait (see `maxQueued`). Default 64. */
-  maxInFlight?: number;
-  /**
-   * Incoming requests that may wait for a slot. When that many wait, a transport that can stop
-   * reading does so until half have started; one that cannot gets further requests refused with
-   * -32000. Default 1024.
-   */
-  maxQueued?: number;
-  /** Default timeout of outgoing requests. Default 60 000 ms. */
-  requestTimeoutMs?: number;
-  /** Default hard cap on an outgoing request's total time. Default 600 000 ms. */
-  maxTotalTimeoutMs?: number;
-  /** Whether an incoming JSON array (a batch) is accepted now. Default: never. */
-  batchesAllowed?: () => boolean;
-  /**
-   * Whether an error whose request id could not be read omits `id` (MCP 2025-11-25) instead of
-   * sending `id: null` (JSON-RPC 2.0). Default: null.
-   */
-  omitUnreadableErrorId?: () => boolean;
-  /** Faults that did not close the connection. */
-  onerror?: (error: Error) => void;
-  /**
-   * Wraps each outgoing request (see {@link RequestInterceptor}). Without one, requests go
-   * straight out: no closure, no extra call.
-   */
-  interceptRequest?: RequestInterceptor;
-  /** Wraps each outgoing notification (see {@link NotificationInterceptor}). */
-  interceptNotification?: NotificationInterceptor;
-  /** Wraps the handling of each incoming notification (see {@link NotificationObserver}). */
-  observeNotification?: NotificationObserver;
-}
 
 /** One JSON-RPC peer-to-peer connection. */
 export class Connection {
@@ -162,24 +103,14 @@ export class Connection {
     return this.scheduler.saturated;
   }
 
-  private readonly progressListeners = new Map<RequestId, (progress: Progress) => void>();
+  private readonly progressListeners = new ProgressListeners();
 
   /**
    * Receives progress for a token that outlives its request (a task's progress token stays valid
    * until the task ends). Values that do not increase are dropped. Returns the unsubscribe.
    */
   listenProgress(token: RequestId, listener: (progress: Progress) => void): () => void {
-    let last = -Infinity;
-    this.progressListeners.set(token, (update) => {
-      if (!(update.progress > last)) return;
-      last = update.progress;
-      try {
-        listener(update);
-      } catch {
-        // A throwing progress callback must not break message processing.
-      }
-    });
-    return () => this.progressListeners.delete(token);
+    return this.progressListeners.listen(token, listener);
   }
 
   /** Starts the transport. */
@@ -213,13 +144,8 @@ export class Connection {
   /** Sends a request and resolves with its result; rejects with RpcError or LocalError. */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     if (this.closedFlag) return Promise.reject(this.closedError());
-    if (options.signal?.aborted) {
-      return Promise.reject(
-        new LocalError('aborted', `Request ${method} was aborted`, {
-          cause: options.signal.reason,
-        }),
-      );
-    }
+    if (options.signal?.aborted)
+      return Promise.reject(abortedBeforeSending(method, options.signal));
     const prefix = this.transport.requestIdPrefix;
     const id: RequestId = prefix === undefined ? this.nextId++ : `${prefix}${this.nextId++}`;
     const request: OutgoingRequest = { id, method, params };
@@ -256,19 +182,9 @@ export class Connection {
       options.headers === undefined
         ? sendOptions(options.relatedRequestId)
         : { ...sendOptions(options.relatedRequestId), headers: options.headers };
-    this.transport.send(message, how).catch((error: unknown) =>
-      this.pending.fail(
-        id,
-        // A refused authorization is the caller's to act on (log in again...): passed on as is.
-        error instanceof LocalError && error.code === 'authorization'
-          ? error
-          : new LocalError(
-              'send-failed',
-              `Could not send ${method}: ${error instanceof Error ? error.message : String(error)}`,
-              { cause: error },
-            ),
-      ),
-    );
+    this.transport
+      .send(message, how)
+      .catch((error: unknown) => this.pending.fail(id, sendFailure(method, error)));
     return result;
   }
 
@@ -309,23 +225,9 @@ export class Connection {
   }
 
   private receiveBatch(items: unknown[], info: MessageInfo | undefined): void {
-    if (!(this.options.batchesAllowed?.() ?? false)) {
-      this.sendError(
-        null,
-        ErrorCode.InvalidRequest,
-        'Batches are not supported on this connection',
-      );
-      return;
-    }
-    if (items.length === 0) {
-      this.sendError(null, ErrorCode.InvalidRequest, 'An empty batch is not a valid request');
-      return;
-    }
-    const classified = items.map(classifyMessage);
-    const answered = classified.filter(
-      (c) => c.kind === 'request' || (c.kind === 'invalid' && !c.isResponse),
-    ).length;
-    const collector = new BatchCollector(answered, (responses) => {
+    const refused = batchRefusal(items, this.options.batchesAllowed?.() ?? false);
+    if (refused !== undefined) return this.sendError(null, ErrorCode.InvalidRequest, refused);
+    const collector = new BatchCollector(answeredIn(items), (responses) => {
       if (responses.length > 0) this.transmit(responses, undefined);
     });
     for (let i = 0; i < items.length; i++) this.receiveOne(items[i], info, collector);
@@ -382,21 +284,13 @@ export class Connection {
       // initialize must never be cancelled (lifecycle).
       if (entry.cancelledByPeer || entry.method === 'initialize') return;
       entry.cancelledByPeer = true;
-      const reason = message.params?.['reason'];
-      entry.cancel(
-        new LocalError('aborted', typeof reason === 'string' ? reason : 'Cancelled by the peer'),
-      );
+      entry.cancel(new LocalError('aborted', cancelReason(message.params)));
       return;
     }
     if (message.method === PROGRESS) {
-      const p = message.params;
-      const token = p?.['progressToken'];
-      const progress = p?.['progress'];
-      if (!isRequestId(token) || typeof progress !== 'number') return;
-      const update: Progress = { progress };
-      if (typeof p?.['total'] === 'number') update.total = p['total'];
-      if (typeof p?.['message'] === 'string') update.message = p['message'];
-      if (!this.pending.progress(token, update)) this.progressListeners.get(token)?.(update);
+      const read = progressOf(message.params);
+      if (read && !this.pending.progress(read.token, read.update))
+        this.progressListeners.deliver(read.token, read.update);
       return;
     }
     try {
@@ -589,17 +483,6 @@ export class Connection {
       }
     }
   }
-}
-
-/**
- * The error requests fail with when the transport closed: its own `closed` LocalError (a stdio
- * server's exit, with the facts), another reason wrapped, or a plain "Connection closed".
- */
-function closedBecause(reason: Error | undefined): LocalError {
-  if (reason instanceof LocalError && reason.code === 'closed') return reason;
-  if (reason)
-    return new LocalError('closed', `Connection closed: ${reason.message}`, { cause: reason });
-  return new LocalError('closed', 'Connection closed');
 }
 
 function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {

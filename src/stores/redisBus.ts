@@ -4,7 +4,10 @@
  * delivery is best effort: a message published while an instance is disconnected is lost to it.
  */
 import { randomBytes } from 'node:crypto';
-import type { ClusterBus, ClusterMessage } from '../transports/http/cluster.js';
+import type {
+  ClusterBus,
+  ClusterMessage,
+} from '../transports/http/server/sessions/cluster/cluster.js';
 import type { RedisChannels } from './redisChannels.js';
 import type { StoreConnection } from './redisConnection.js';
 

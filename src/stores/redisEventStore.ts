@@ -12,8 +12,12 @@
  * its token; other notifications are kept up to a count and a size, the oldest dropped first.
  */
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { SharedEventStore } from '../transports/http/cluster.js';
-import { parseEventId, type Replay, type StoredEvent } from '../transports/http/eventStore.js';
+import type { SharedEventStore } from '../transports/http/server/sessions/cluster/cluster.js';
+import {
+  parseEventId,
+  type Replay,
+  type StoredEvent,
+} from '../transports/http/server/sessions/eventStore.js';
 import type { RedisChannels } from './redisChannels.js';
 import type { StoreConnection } from './redisConnection.js';
 import { RedisScript } from './redisScript.js';

@@ -4,7 +4,7 @@
  * and one subscriber connection. Also a small application broadcast, e.g. to change the tool
  * set on every instance at once (each instance then tells its own clients with `list_changed`).
  */
-import type { HttpCluster } from '../transports/http/cluster.js';
+import type { HttpCluster } from '../transports/http/server/sessions/cluster/cluster.js';
 import { RedisBus } from './redisBus.js';
 import { RedisChannels } from './redisChannels.js';
 import { closeConnection, openConnection, type RedisConnectionOptions } from './redisConnection.js';

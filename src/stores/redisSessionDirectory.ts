@@ -4,7 +4,10 @@
  * scripts, so a session deleted on one instance is never brought back by another's update.
  */
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { SessionDirectory, SessionRecord } from '../transports/http/cluster.js';
+import type {
+  SessionDirectory,
+  SessionRecord,
+} from '../transports/http/server/sessions/cluster/cluster.js';
 import type { StoreConnection } from './redisConnection.js';
 import { RedisScript } from './redisScript.js';
 

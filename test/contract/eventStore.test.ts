@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisScaleOut } from '../../src/redis.js';
-import { MemoryEventStore } from '../../src/transports/http/eventStore.js';
+import { MemoryEventStore } from '../../src/transports/http/server/sessions/memoryEventStore.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { eventStoreContract } from './eventStoreContract.js';
 

@@ -3,8 +3,8 @@
  * in-memory store and the Redis store.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SharedEventStore } from '../../src/transports/http/cluster.js';
-import type { StoredEvent } from '../../src/transports/http/eventStore.js';
+import type { SharedEventStore } from '../../src/transports/http/server/sessions/cluster/cluster.js';
+import type { StoredEvent } from '../../src/transports/http/server/sessions/eventStore.js';
 
 const note = (n: number) => ({
   jsonrpc: '2.0' as const,

@@ -34,6 +34,9 @@ const ALLOWED: Record<string, string[]> = {
   server: ['jsonrpc', 'protocol', 'tasks', 'server'],
   client: ['jsonrpc', 'protocol', 'tasks', 'client'],
   transports: ['jsonrpc', 'transports'],
+  // The OAuth client authorizes the HTTP client transport through the transport's hook, and uses
+  // the HTTP transports' shared helpers: it sits above them (they never import it).
+  oauthClient: ['jsonrpc', 'transports', 'oauthClient'],
   stores: ['jsonrpc', 'tasks', 'transports', 'stores'],
   cli: ['cli', 'entry'],
   // toolwire/otel: the jsonrpc errors and guards, and the types of the server and the client.
@@ -48,6 +51,18 @@ const ALLOWED: Record<string, string[]> = {
 const ALLOWED_FILES: Record<string, string[]> = {
   stores: ['server/rateLimitStore.ts'],
 };
+/**
+ * Folders of src/ beyond the layer table, for files under a folder (STYLE.md §3's one sanctioned
+ * edge): the 2026 transport is protocol-aware by specification, so the HTTP server transport may
+ * import the era classifier and the 2026 header rules of protocol/eras/ (pure, no Node).
+ */
+const ALLOWED_FOLDERS: { from: string; to: string }[] = [
+  { from: 'transports/http/server/', to: 'protocol/eras/' },
+];
+
+function sanctioned(from: string, to: string): boolean {
+  return ALLOWED_FOLDERS.some((edge) => from.startsWith(edge.from) && to.startsWith(edge.to));
+}
 const RUNTIME_NEUTRAL = new Set([
   'jsonrpc',
   'protocol',
@@ -75,11 +90,24 @@ describe('layering', () => {
         if (!spec.startsWith('.')) continue; // packages
         const path = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
         if (ALLOWED_FILES[from]?.includes(relative(SRC, path))) continue;
+        if (sanctioned(relative(SRC, file), relative(SRC, path))) continue;
         const target = layerOf(path);
         expect(allowed, `${relative(SRC, file)} imports ${spec} (${target})`).toContain(target);
       }
     });
   }
+
+  it('every folder of src/ is a layer of the table', () => {
+    const layers = new Set(files.map(layerOf));
+    layers.delete('entry');
+    expect([...layers].filter((l) => !ALLOWED[l])).toEqual([]);
+  });
+
+  it('the sanctioned edge stays narrow: only the HTTP server, only protocol/eras/', () => {
+    expect(sanctioned('transports/http/server/x.ts', 'protocol/eras/classify.ts')).toBe(true);
+    expect(sanctioned('transports/http/client/x.ts', 'protocol/eras/classify.ts')).toBe(false);
+    expect(sanctioned('transports/http/server/x.ts', 'protocol/versions.ts')).toBe(false);
+  });
 
   it('entry files list named exports only', () => {
     for (const entry of [
@@ -87,6 +115,9 @@ describe('layering', () => {
       'server.ts',
       'client.ts',
       'stdio.ts',
+      'http.ts',
+      'node.ts',
+      'redis.ts',
       'otel.ts',
       'testing.ts',
     ]) {

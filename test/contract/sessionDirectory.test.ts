@@ -1,8 +1,8 @@
 /** The session directory contract, run against the in-memory directory and Redis. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisScaleOut } from '../../src/redis.js';
-import type { SessionDirectory } from '../../src/transports/http/cluster.js';
-import { MemorySessionDirectory } from '../../src/transports/http/memoryCluster.js';
+import type { SessionDirectory } from '../../src/transports/http/server/sessions/cluster/cluster.js';
+import { MemorySessionDirectory } from '../../src/transports/http/server/sessions/cluster/memoryCluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;

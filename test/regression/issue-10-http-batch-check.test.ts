@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createHttpHandler } from '../../src/http.js';
-import type { HttpExchange } from '../../src/transports/http/exchange.js';
+import type { HttpExchange } from '../../src/transports/http/server/exchange.js';
 import { McpServer } from '../../src/server.js';
 
 const HEADERS: Record<string, string> = {

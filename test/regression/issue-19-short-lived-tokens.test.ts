@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client.js';
 import { HttpClientTransport, MemoryOAuthStore, OAuthClient } from '../../src/http.js';
-import { refreshDue } from '../../src/transports/http/oauthClient/refreshWindow.js';
+import { refreshDue } from '../../src/oauthClient/refreshWindow.js';
 import { headlessBrowser, startFakeOAuth, type FakeOAuth } from '../support/fakeOAuth.js';
 
 let fake: FakeOAuth;

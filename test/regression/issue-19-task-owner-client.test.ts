@@ -20,7 +20,7 @@ import { RedisTaskStore } from '../../src/redis.js';
 import { McpServer } from '../../src/server.js';
 import { ownerOf } from '../../src/server/taskRuntime.js';
 import type { TaskStore } from '../../src/tasks/taskStore.js';
-import { identityOf } from '../../src/transports/http/auth/tokenVerifier.js';
+import { identityOf } from '../../src/transports/http/server/auth/tokenVerifier.js';
 import { startAuthServer, type TestAuthServer } from '../support/authServer.js';
 import { freePort, startRedis, type TestRedis } from '../support/redis.js';
 

@@ -14,7 +14,7 @@ import {
 import { serveHttp } from '../../src/node.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server.js';
-import { clientAddressKey } from '../../src/transports/http/clientAddress.js';
+import { clientAddressKey } from '../../src/transports/http/server/clientAddress.js';
 import { connect } from '../support/harness.js';
 
 const LIMITED = { limit: 2, windowMs: 60_000 };
