@@ -12,7 +12,6 @@ import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
 import type { CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { featuresOf } from '../protocol/versions.js';
 import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
 import {
   checkOutput,
@@ -290,7 +289,7 @@ export interface SlotHolder {
  */
 export function runTool(run: ToolRun): CallOutcome {
   const { deps, session, request, params, entry, staged, slot } = run;
-  const features = featuresOf(session.info.protocolVersion);
+  const features = session.profile.features;
   const own = entry.middleware;
   // The tool's own middleware sit inside the output stage: it runs after them.
   const plan: CallPlan = {
@@ -381,7 +380,7 @@ function policyRequestOf(plan: CallPlan): MiddlewareRequest {
       clientAddress: request.clientAddress,
       networkTransport: session.networkTransport,
       network: session.network,
-      tool: projectedDefinition(entry, session.info.protocolVersion),
+      tool: projectedDefinition(entry, session.profile),
     },
     request.incoming,
   );

@@ -23,7 +23,8 @@ import {
   type Meta,
   type ProgressParams,
 } from '../protocol/types.js';
-import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import type { RevisionProfile } from '../protocol/eras/era.js';
+import type { ProtocolVersion } from '../protocol/versions.js';
 import type { OutputPolicy } from './outputPolicy.js';
 import { sanitizeText } from './sanitizeResult.js';
 
@@ -102,6 +103,8 @@ export interface ToolContext {
 /** What the call pipeline needs from the session to build a context. */
 export interface SessionPort {
   readonly info: SessionInfo;
+  /** The negotiated revision's profile (what it allows, how messages are cut to it). */
+  readonly profile: RevisionProfile;
   readonly identity: Identity | undefined;
   log(message: LoggingMessageParams, relatedRequestId?: RequestId): void;
   sendProgress(params: ProgressParams, relatedRequestId: RequestId | undefined): void;
@@ -260,10 +263,7 @@ export class CallContext implements ToolContext {
     if (!caps.sampling)
       throw new LocalError('capability-missing', 'The client does not support sampling');
     const wantsTools = params.tools !== undefined || params.toolChoice !== undefined;
-    if (
-      wantsTools &&
-      (!featuresOf(this.session.protocolVersion).samplingTools || !caps.sampling.tools)
-    ) {
+    if (wantsTools && (!this.port.profile.features.samplingTools || !caps.sampling.tools)) {
       throw new LocalError(
         'capability-missing',
         'The client does not support tool use in sampling',
@@ -282,7 +282,7 @@ export class CallContext implements ToolContext {
     options: ClientRequestOptions | undefined,
   ): Promise<ElicitResult> {
     const elicitation = this.session.clientCapabilities.elicitation;
-    const features = featuresOf(this.session.protocolVersion);
+    const features = this.port.profile.features;
     if (!elicitation || !features.elicitation) {
       throw new LocalError('capability-missing', 'The client does not support elicitation');
     }
