@@ -10,7 +10,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { describeIssues } from '../protocol/jsonSchema.js';
 import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
-import type { CallToolParams } from '../protocol/methods.js';
+import { CallTool, type CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
 import {
@@ -372,7 +372,7 @@ function policyRequestOf(plan: CallPlan): MiddlewareRequest {
   const { session, request, entry } = plan;
   return new PolicyRequest(
     {
-      method: 'tools/call',
+      method: CallTool.method,
       params: request.params,
       requestId: request.id,
       session: session.info,

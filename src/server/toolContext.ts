@@ -24,6 +24,7 @@ import {
   type ProgressParams,
 } from '../protocol/types.js';
 import type { RevisionProfile } from '../protocol/eras/era.js';
+import { CreateMessage, Elicit, ListRoots } from '../protocol/methods.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 import type { OutputPolicy } from './outputPolicy.js';
 import { sanitizeText } from './sanitizeResult.js';
@@ -269,11 +270,7 @@ export class CallContext implements ToolContext {
         'The client does not support tool use in sampling',
       );
     }
-    const result = await this.ask(
-      'sampling/createMessage',
-      params as unknown as JsonObject,
-      options,
-    );
+    const result = await this.ask(CreateMessage.method, params as unknown as JsonObject, options);
     return result as unknown as CreateMessageResult;
   }
 
@@ -294,7 +291,7 @@ export class CallContext implements ToolContext {
         );
       }
       return (await this.ask(
-        'elicitation/create',
+        Elicit.method,
         params as unknown as JsonObject,
         options,
       )) as unknown as ElicitResult;
@@ -309,14 +306,14 @@ export class CallContext implements ToolContext {
     const sent: JsonObject = { ...params };
     // `mode` does not exist before 2025-11-25.
     if (!features.elicitationModes) delete sent['mode'];
-    return (await this.ask('elicitation/create', sent, options)) as unknown as ElicitResult;
+    return (await this.ask(Elicit.method, sent, options)) as unknown as ElicitResult;
   }
 
   private async askRoots(options: ClientRequestOptions | undefined): Promise<ListRootsResult> {
     if (!this.session.clientCapabilities.roots) {
       throw new LocalError('capability-missing', 'The client does not support roots');
     }
-    return (await this.ask('roots/list', {}, options)) as unknown as ListRootsResult;
+    return (await this.ask(ListRoots.method, {}, options)) as unknown as ListRootsResult;
   }
 
   private async ask(
