@@ -49,7 +49,6 @@ import {
 } from '../sessionState.js';
 import type { SessionInfo } from '../toolContext.js';
 import type { LegacyFront } from './legacyFront.js';
-import { OPENING_METHODS } from './legacyMethods.js';
 import { LegacyScope } from './legacyScope.js';
 import type { SessionHost } from './sessionHost.js';
 
@@ -332,7 +331,10 @@ export class ServerSession implements LegacyFront {
     await this.connection.request(Ping.method, undefined, options);
   }
 
-  /** Sets the log threshold (`logging/setLevel`); stored first when the state is shared. */
+  /**
+   * Sets the log threshold (the `logging/setLevel` handler calls it); stored first when the state
+   * is shared with other instances.
+   */
   setLogLevel(level: LoggingLevel): HandlerOutcome {
     const previous = this.logThreshold;
     this.logThreshold = LOGGING_LEVELS.indexOf(level);
@@ -370,8 +372,8 @@ export class ServerSession implements LegacyFront {
 
   /** What a session serves before it is ready, and `initialize` at any time. */
   private opening(request: JsonRpcRequest, context: IncomingRequestContext): HandlerOutcome {
-    const serve = OPENING_METHODS.get(request.method);
-    if (serve) return serve(this, request, context);
+    if (request.method === Ping.method) return {};
+    if (request.method === Initialize.method) return this.initialize(request, context);
     throw new RpcError(
       ErrorCode.InvalidRequest,
       `Received ${request.method} before initialize; send initialize first`,
@@ -379,7 +381,7 @@ export class ServerSession implements LegacyFront {
   }
 
   /** Answers `initialize`: agrees on a revision, then (when shared) stores the session first. */
-  initialize(request: JsonRpcRequest, context: IncomingRequestContext): HandlerOutcome {
+  private initialize(request: JsonRpcRequest, context: IncomingRequestContext): HandlerOutcome {
     if (context.inBatch)
       throw new RpcError(ErrorCode.InvalidRequest, 'initialize must not be part of a batch');
     if (this.state !== 'awaiting-initialize') {
