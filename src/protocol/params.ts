@@ -6,7 +6,7 @@
 import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/guards.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { CallToolParams } from './methods.js';
+import type { CallToolParams, PaginatedParams, TaskIdParams } from './methods/paramTypes.js';
 import {
   LOGGING_LEVELS,
   type CallToolResult,
@@ -76,6 +76,25 @@ export function parseCursor(params: JsonObject | undefined): string | undefined 
   if (cursor === undefined || cursor === null) return undefined;
   if (typeof cursor !== 'string') throw invalidParams('"cursor" must be a string');
   return cursor;
+}
+
+/** Checks the params of a paginated list request: only the optional `cursor` is read. */
+export function parsePaginatedParams(params: JsonObject | undefined): PaginatedParams {
+  const cursor = parseCursor(params);
+  return cursor === undefined ? {} : { cursor };
+}
+
+/** Checks the `taskId` of a task method that names one task. */
+export function parseTaskIdParams(params: JsonObject | undefined): TaskIdParams {
+  const taskId = params?.['taskId'];
+  if (typeof taskId !== 'string' || taskId === '')
+    throw invalidParams('"taskId" must be a non-empty string');
+  return { taskId };
+}
+
+/** Checks the params of `logging/setLevel`. */
+export function parseSetLevelParams(params: JsonObject | undefined): { level: LoggingLevel } {
+  return { level: parseLoggingLevel(params) };
 }
 
 /** Reads the `level` of `logging/setLevel`. */

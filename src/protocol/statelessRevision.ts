@@ -11,6 +11,7 @@ import { isPlainObject } from '../jsonrpc/guards.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities, Tool } from './types.js';
 import type { ModernProtocolVersion } from './versions.js';
+import { Discover } from './methods.js';
 
 /** The `_meta` keys of the stateless revision. */
 export const META = {
@@ -46,7 +47,7 @@ function invalid(problem: string): LocalError {
 
 /** Reads a `server/discover` result; throws `invalid-response` for a malformed one. */
 export function parseDiscoverResult(raw: JsonObject): DiscoverResult {
-  checkResultType(raw, 'server/discover');
+  checkResultType(raw, Discover.method);
   const versions = raw['supportedVersions'];
   if (!Array.isArray(versions) || !versions.every((v) => typeof v === 'string'))
     throw invalid('has no "supportedVersions" array of strings');

@@ -9,7 +9,6 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { parseCallToolParams } from '../protocol/params.js';
 import type { CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { featuresOf } from '../protocol/versions.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
 import { middlewareResult, middlewareToolError, outputStage } from './callResult.js';
 import { accessibleTool, admitCall, asPromise, runTool, type SlotHolder } from './callTool.js';
@@ -31,7 +30,7 @@ export function callThroughChain(
   request: CallRequest & { readonly policy: MiddlewareRequest },
 ): Promise<JsonObject> {
   const { chain, deps } = server;
-  const features = featuresOf(session.info.protocolVersion);
+  const features = session.profile.features;
   let params: CallToolParams | undefined;
   let entry: ToolEntry | undefined;
   /** The last result a stage checked: passed on as is when a middleware returns it unchanged. */

@@ -5,7 +5,7 @@
  */
 import { LocalError, RpcError } from '../jsonrpc/errors.js';
 import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
-import { callToolResultForRevision } from '../protocol/projection.js';
+import { callToolResultForRevision } from '../protocol/eras/rev2025/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';

@@ -10,9 +10,8 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { describeIssues } from '../protocol/jsonSchema.js';
 import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
-import type { CallToolParams } from '../protocol/methods.js';
+import { CallTool, type CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { featuresOf } from '../protocol/versions.js';
 import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
 import {
   checkOutput,
@@ -290,7 +289,7 @@ export interface SlotHolder {
  */
 export function runTool(run: ToolRun): CallOutcome {
   const { deps, session, request, params, entry, staged, slot } = run;
-  const features = featuresOf(session.info.protocolVersion);
+  const features = session.profile.features;
   const own = entry.middleware;
   // The tool's own middleware sit inside the output stage: it runs after them.
   const plan: CallPlan = {
@@ -373,7 +372,7 @@ function policyRequestOf(plan: CallPlan): MiddlewareRequest {
   const { session, request, entry } = plan;
   return new PolicyRequest(
     {
-      method: 'tools/call',
+      method: CallTool.method,
       params: request.params,
       requestId: request.id,
       session: session.info,
@@ -381,7 +380,7 @@ function policyRequestOf(plan: CallPlan): MiddlewareRequest {
       clientAddress: request.clientAddress,
       networkTransport: session.networkTransport,
       network: session.network,
-      tool: projectedDefinition(entry, session.info.protocolVersion),
+      tool: projectedDefinition(entry, session.profile),
     },
     request.incoming,
   );

@@ -20,7 +20,12 @@ import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
-import { initializeResultFor, ServerSession, type SessionHost } from './serverSession.js';
+import type { RevisionProfile } from '../protocol/eras/era.js';
+import { initializeResultOf } from '../protocol/eras/rev2025/handshake.js';
+import type { ServerServices } from './dispatch/serverServices.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import { legacyHandlerTable } from './fronts/legacyHandlers.js';
+import { ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
   isByteLimit,
@@ -207,25 +212,29 @@ export class McpServer {
       deadlines: this.deadlines,
       report,
     };
-    this.host = {
-      protocolVersions: sorted,
-      changeCount: () => this.changes,
-      initializeResult: (version, o) => this.initializeResult(version, o),
+    const services: ServerServices = {
       tasks: this.tasks,
       listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
       callDependencies,
       middleware: this.middleware,
-      instrumentations: this.instrumentations,
-      toolDefinition: (name, version) => {
+      toolDefinition: (name, profile) => {
         const entry = typeof name === 'string' ? this.registry.get(name) : undefined;
-        return entry?.enabled ? projectedDefinition(entry, version) : undefined;
+        return entry?.enabled ? projectedDefinition(entry, profile) : undefined;
       },
+    };
+    this.host = {
+      ...services,
+      protocolVersions: sorted,
+      changeCount: () => this.changes,
+      initializeResult: (profile, o) => this.initializeResult(profile, o),
+      dispatcher: new Dispatcher(legacyHandlerTable(services), this.middleware),
+      instrumentations: this.instrumentations,
       connectionOptions: {
         maxInFlight: options.maxInFlight ?? 64,
         maxQueued: options.maxQueued ?? 1024,
         requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
       },
-      sessionClosed: (session) => this.live.delete(session),
+      sessionClosed: (session) => this.live.delete(session as ServerSession),
     };
     this.registry.onChange(() => {
       this.changes++;
@@ -392,14 +401,14 @@ export class McpServer {
     cursor: string | undefined,
   ): ListToolsResult | RawJson<ListToolsResult> {
     const after = cursor === undefined ? 0 : decodeCursor(cursor, this.registry.highestSeq);
-    const version = session.info.protocolVersion;
+    const revision = session.profile.revision;
     if (this.options.visibility || this.registry.anyScoped)
       return this.buildPage(after, session, identity);
     if (this.pagesAt !== this.changes) {
       this.pages.clear();
       this.pagesAt = this.changes;
     }
-    const key = `${version} ${after}`;
+    const key = `${revision} ${after}`;
     let page = this.pages.get(key);
     if (!page) {
       if (this.pages.size >= 256) this.pages.clear();
@@ -414,24 +423,24 @@ export class McpServer {
     session: SessionPort,
     identity: Identity | undefined,
   ): ListToolsResult {
-    const version = session.info.protocolVersion;
+    const profile = session.profile;
     const page = this.registry.page(after, this.pageSize, (e) =>
       this.isVisible(e, session, identity),
     );
-    const tools = page.entries.map((e) => projectedDefinition(e, version));
+    const tools = page.entries.map((e) => projectedDefinition(e, profile));
     return page.nextAfter === undefined
       ? { tools }
       : { tools, nextCursor: encodeCursor(page.nextAfter) };
   }
 
   private initializeResult(
-    version: ProtocolVersion,
+    profile: RevisionProfile,
     options: { tasks: boolean },
   ): InitializeResult {
     const capabilities: ServerCapabilities = options.tasks
       ? { ...this.capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
       : this.capabilities;
-    return initializeResultFor(version, {
+    return initializeResultOf(profile, {
       serverInfo: this.serverInfo,
       capabilities,
       instructions: this.options.instructions,

@@ -8,21 +8,18 @@
 import type { IncomingRequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import { parseCursor } from '../protocol/params.js';
+import {
+  CancelTask,
+  GetTask,
+  GetTaskResult,
+  ListTasks,
+  type RequestMethod,
+} from '../protocol/methods.js';
+import { parseCursor, parseTaskIdParams } from '../protocol/params.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import { isTerminal, RELATED_TASK, taskOf, type TaskRecord } from '../tasks/taskTypes.js';
 import { refusal } from './taskGuards.js';
 import { resultOf, type TaskRuntime } from './taskRuntime.js';
-
-/** The task methods a session serves. */
-export const TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
-
-function taskIdOf(params: JsonObject | undefined): string {
-  const taskId = params?.['taskId'];
-  if (typeof taskId !== 'string' || taskId === '')
-    throw new RpcError(ErrorCode.InvalidParams, '"taskId" must be a non-empty string');
-  return taskId;
-}
 
 function unknownTask(taskId: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Unknown task: ${taskId.slice(0, 100)}`);
@@ -34,7 +31,7 @@ function unknownTask(taskId: string): RpcError {
  */
 function lookupOf(runtime: TaskRuntime, call: { params: JsonObject | undefined; owner: string }) {
   runtime.lookups.check(call.owner);
-  return taskIdOf(call.params);
+  return parseTaskIdParams(call.params).taskId;
 }
 
 /**
@@ -154,82 +151,93 @@ function waitTerminal(
   });
 }
 
-/** Serves one task method for `owner`. */
-export async function serveTaskMethod(
-  runtime: TaskRuntime,
-  call: {
-    method: string;
-    params: JsonObject | undefined;
-    owner: string;
-    sessionId: string;
-    incoming: IncomingRequestContext;
-  },
-): Promise<JsonObject> {
+/** One task method call, bound to its requestor. */
+export interface TaskMethodCall {
+  readonly params: JsonObject | undefined;
+  readonly owner: string;
+  readonly sessionId: string;
+  readonly incoming: IncomingRequestContext;
+}
+
+/** How one task method is served. */
+export type TaskMethod = (runtime: TaskRuntime, call: TaskMethodCall) => Promise<JsonObject>;
+
+/** `tasks/get` */
+async function getTask(runtime: TaskRuntime, call: TaskMethodCall): Promise<JsonObject> {
+  const { owner } = call;
+  const taskId = lookupOf(runtime, call);
+  const turn = paced(runtime, call, taskId);
+  if (turn) await turn; // no await at all when the poll may go at once
+  const record = await runtime.store.get({ taskId, owner });
+  if (!record) throw await notFound(runtime, owner, taskId);
+  return taskOf(record) as unknown as JsonObject;
+}
+
+/** `tasks/list` */
+async function listTasks(runtime: TaskRuntime, call: TaskMethodCall): Promise<JsonObject> {
+  const cursor = parseCursor(call.params);
+  let page;
+  try {
+    page = await runtime.store.list({
+      owner: call.owner,
+      limit: runtime.pageSize,
+      ...(cursor !== undefined ? { cursor } : {}),
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+    throw error;
+  }
+  return {
+    tasks: page.tasks.map(taskOf),
+    ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
+  };
+}
+
+/** `tasks/cancel` */
+async function cancelTask(runtime: TaskRuntime, call: TaskMethodCall): Promise<JsonObject> {
+  const { owner } = call;
+  const taskId = lookupOf(runtime, call);
+  const result = await runtime.store.transition({
+    taskId,
+    owner,
+    to: 'cancelled',
+    statusMessage: 'The task was cancelled by request.',
+  });
+  if (!result.ok && result.reason === 'not-found') throw await notFound(runtime, owner, taskId);
+  if (!result.ok)
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Task ${taskId} is already ${result.task.status} and cannot be cancelled`,
+    );
+  runtime.abortLocal(taskId);
+  return taskOf(result.task) as unknown as JsonObject;
+}
+
+/** `tasks/result` */
+async function getTaskResult(runtime: TaskRuntime, call: TaskMethodCall): Promise<JsonObject> {
   const { store } = runtime;
   const { owner } = call;
-  switch (call.method) {
-    case 'tasks/get': {
-      const taskId = lookupOf(runtime, call);
-      const turn = paced(runtime, call, taskId);
-      if (turn) await turn; // no await at all when the poll may go at once
-      const record = await store.get({ taskId, owner });
-      if (!record) throw await notFound(runtime, owner, taskId);
-      return taskOf(record) as unknown as JsonObject;
+  const taskId = lookupOf(runtime, call);
+  const turn = paced(runtime, call, taskId);
+  if (turn) await turn;
+  let record = await store.get({ taskId, owner });
+  if (!record) throw await notFound(runtime, owner, taskId);
+  if (!isTerminal(record.status)) {
+    // Messages the task sends meanwhile (elicitation...) go on this request's stream.
+    const stop = runtime.await(taskId, call.sessionId, call.incoming.id);
+    try {
+      record = await waitTerminal(store, { taskId, owner }, call.incoming);
+    } finally {
+      stop();
     }
-    case 'tasks/list': {
-      const cursor = parseCursor(call.params);
-      let page;
-      try {
-        page = await store.list({
-          owner,
-          limit: runtime.pageSize,
-          ...(cursor !== undefined ? { cursor } : {}),
-        });
-      } catch (error) {
-        if (error instanceof RangeError)
-          throw new RpcError(ErrorCode.InvalidParams, 'Invalid cursor');
-        throw error;
-      }
-      return {
-        tasks: page.tasks.map(taskOf),
-        ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
-      };
-    }
-    case 'tasks/cancel': {
-      const taskId = lookupOf(runtime, call);
-      const result = await store.transition({
-        taskId,
-        owner,
-        to: 'cancelled',
-        statusMessage: 'The task was cancelled by request.',
-      });
-      if (!result.ok && result.reason === 'not-found') throw await notFound(runtime, owner, taskId);
-      if (!result.ok)
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `Task ${taskId} is already ${result.task.status} and cannot be cancelled`,
-        );
-      runtime.abortLocal(taskId);
-      return taskOf(result.task) as unknown as JsonObject;
-    }
-    case 'tasks/result': {
-      const taskId = lookupOf(runtime, call);
-      const turn = paced(runtime, call, taskId);
-      if (turn) await turn;
-      let record = await store.get({ taskId, owner });
-      if (!record) throw await notFound(runtime, owner, taskId);
-      if (!isTerminal(record.status)) {
-        // Messages the task sends meanwhile (elicitation...) go on this request's stream.
-        const stop = runtime.await(taskId, call.sessionId, call.incoming.id);
-        try {
-          record = await waitTerminal(store, { taskId, owner }, call.incoming);
-        } finally {
-          stop();
-        }
-      }
-      return resultOf(record, { [RELATED_TASK]: { taskId } });
-    }
-    default:
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${call.method}`);
   }
+  return resultOf(record, { [RELATED_TASK]: { taskId } });
 }
+
+/** The task methods a session serves, each with its descriptor. */
+export const TASK_METHODS: ReadonlyArray<readonly [RequestMethod<unknown, unknown>, TaskMethod]> = [
+  [GetTask, getTask],
+  [GetTaskResult, getTaskResult],
+  [ListTasks, listTasks],
+  [CancelTask, cancelTask],
+];

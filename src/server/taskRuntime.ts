@@ -10,6 +10,7 @@ import { Cancellation } from '../jsonrpc/cancellation.js';
 import { ErrorCode, LocalError, RpcError, toRpcError } from '../jsonrpc/errors.js';
 import type { Identity } from '../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
+import { CallTool } from '../protocol/methods.js';
 import { MemoryTaskStore } from '../tasks/memoryTaskStore.js';
 import { TaskLimitError, type TaskStore, type TransitionResult } from '../tasks/taskStore.js';
 import {
@@ -216,7 +217,7 @@ export class TaskRuntime {
     try {
       record = await this.store.create({
         owner: options.owner,
-        method: 'tools/call',
+        method: CallTool.method,
         ttl: this.ttlFor(options.ttl),
         pollInterval: this.pollIntervalMs,
         runner: this.runnerId,

@@ -23,7 +23,9 @@ import {
   type Meta,
   type ProgressParams,
 } from '../protocol/types.js';
-import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import type { RevisionProfile } from '../protocol/eras/era.js';
+import { CreateMessage, Elicit, ListRoots } from '../protocol/methods.js';
+import type { ProtocolVersion } from '../protocol/versions.js';
 import type { OutputPolicy } from './outputPolicy.js';
 import { sanitizeText } from './sanitizeResult.js';
 
@@ -102,6 +104,8 @@ export interface ToolContext {
 /** What the call pipeline needs from the session to build a context. */
 export interface SessionPort {
   readonly info: SessionInfo;
+  /** The negotiated revision's profile (what it allows, how messages are cut to it). */
+  readonly profile: RevisionProfile;
   readonly identity: Identity | undefined;
   log(message: LoggingMessageParams, relatedRequestId?: RequestId): void;
   sendProgress(params: ProgressParams, relatedRequestId: RequestId | undefined): void;
@@ -260,20 +264,13 @@ export class CallContext implements ToolContext {
     if (!caps.sampling)
       throw new LocalError('capability-missing', 'The client does not support sampling');
     const wantsTools = params.tools !== undefined || params.toolChoice !== undefined;
-    if (
-      wantsTools &&
-      (!featuresOf(this.session.protocolVersion).samplingTools || !caps.sampling.tools)
-    ) {
+    if (wantsTools && (!this.port.profile.features.samplingTools || !caps.sampling.tools)) {
       throw new LocalError(
         'capability-missing',
         'The client does not support tool use in sampling',
       );
     }
-    const result = await this.ask(
-      'sampling/createMessage',
-      params as unknown as JsonObject,
-      options,
-    );
+    const result = await this.ask(CreateMessage.method, params as unknown as JsonObject, options);
     return result as unknown as CreateMessageResult;
   }
 
@@ -282,7 +279,7 @@ export class CallContext implements ToolContext {
     options: ClientRequestOptions | undefined,
   ): Promise<ElicitResult> {
     const elicitation = this.session.clientCapabilities.elicitation;
-    const features = featuresOf(this.session.protocolVersion);
+    const features = this.port.profile.features;
     if (!elicitation || !features.elicitation) {
       throw new LocalError('capability-missing', 'The client does not support elicitation');
     }
@@ -294,7 +291,7 @@ export class CallContext implements ToolContext {
         );
       }
       return (await this.ask(
-        'elicitation/create',
+        Elicit.method,
         params as unknown as JsonObject,
         options,
       )) as unknown as ElicitResult;
@@ -309,14 +306,14 @@ export class CallContext implements ToolContext {
     const sent: JsonObject = { ...params };
     // `mode` does not exist before 2025-11-25.
     if (!features.elicitationModes) delete sent['mode'];
-    return (await this.ask('elicitation/create', sent, options)) as unknown as ElicitResult;
+    return (await this.ask(Elicit.method, sent, options)) as unknown as ElicitResult;
   }
 
   private async askRoots(options: ClientRequestOptions | undefined): Promise<ListRootsResult> {
     if (!this.session.clientCapabilities.roots) {
       throw new LocalError('capability-missing', 'The client does not support roots');
     }
-    return (await this.ask('roots/list', {}, options)) as unknown as ListRootsResult;
+    return (await this.ask(ListRoots.method, {}, options)) as unknown as ListRootsResult;
   }
 
   private async ask(

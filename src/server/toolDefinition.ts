@@ -5,7 +5,6 @@
 import { isPlainObject } from '../jsonrpc/guards.js';
 import { scopeListProblem } from '../jsonrpc/scopes.js';
 import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
-import { toolForRevision } from '../protocol/projection.js';
 import type {
   ContentBlock,
   Icon,
@@ -14,7 +13,8 @@ import type {
   ToolAnnotations,
   ToolExecution,
 } from '../protocol/types.js';
-import { featuresOf, type ProtocolVersion } from '../protocol/versions.js';
+import type { RevisionProfile } from '../protocol/eras/era.js';
+import type { Revision } from '../protocol/versions.js';
 import type { Middleware } from './middleware.js';
 import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
 import { rateLimitRuleProblem, type RateLimitRule } from './rateLimitStore.js';
@@ -136,7 +136,7 @@ export interface ToolEntry {
   /** The output policy in force, over the server's: compiled on the first call. */
   outputPolicy: OutputPolicy | undefined;
   /** The definition as each revision may see it, computed on first use. */
-  readonly projections: Map<ProtocolVersion, Tool>;
+  readonly projections: Map<Revision, Tool>;
 }
 
 /** The longest delay a timer can wait (a longer one fires at once in JavaScript runtimes). */
@@ -288,16 +288,14 @@ function toolScopes(name: string, scopes: unknown): readonly string[] | undefine
   return unique.length === 0 ? undefined : Object.freeze(unique);
 }
 
-/** The definition of `entry` as a peer of `version` may see it (cached). */
-export function projectedDefinition(entry: ToolEntry, version: ProtocolVersion): Tool {
-  let tool = entry.projections.get(version);
+/** The definition of `entry` as a peer of `profile`'s revision may see it (cached). */
+export function projectedDefinition(entry: ToolEntry, profile: RevisionProfile): Tool {
+  let tool = entry.projections.get(profile.revision);
   if (!tool) {
-    const features = featuresOf(version);
-    tool = toolForRevision(
-      features.schemaDialects ? entry.definition : withLegacySchemas(entry),
-      features,
+    tool = profile.tool(
+      profile.features.schemaDialects ? entry.definition : withLegacySchemas(entry),
     );
-    entry.projections.set(version, tool);
+    entry.projections.set(profile.revision, tool);
   }
   return tool;
 }

@@ -15,8 +15,8 @@ import type {
   TextContent,
   Tool,
   ToolAnnotations,
-} from './types.js';
-import type { RevisionFeatures } from './versions.js';
+} from '../../types.js';
+import type { RevisionFeatures } from '../../versions.js';
 
 /** A tool definition as a peer of the given revision may see it. */
 export function toolForRevision(tool: Tool, f: RevisionFeatures): Tool {

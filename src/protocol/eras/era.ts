@@ -1,0 +1,40 @@
+/**
+ * @module The era seam (STYLE.md §3). An era object is chosen once, by the front that receives
+ * the opening message (see classify.ts), and everything behind the front asks it, or the revision
+ * profile it hands out, instead of asking which revision or era it is in. The 2025 era lives in
+ * `rev2025/`; the 2026 era will be a second implementation of the same interface.
+ */
+import type { MethodRegistry } from '../methods/registry.js';
+import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '../types.js';
+import type { Revision, RevisionFeatures } from '../versions.js';
+import type { EraName } from './eraName.js';
+
+/**
+ * What one revision allows on the wire and how a message is cut down to it. One object per
+ * revision, built once: reading it on the hot path costs a property read, no allocation.
+ */
+export interface RevisionProfile {
+  /** The revision, e.g. as negotiated by `initialize`. */
+  readonly revision: Revision;
+  /** What the revision allows (the feature table of `protocol/versions.ts`). */
+  readonly features: RevisionFeatures;
+  /** A tool definition as a peer of this revision may see it. */
+  tool(tool: Tool): Tool;
+  /** A tool result as a peer of this revision may see it. */
+  callToolResult(result: CallToolResult): CallToolResult;
+  /** Implementation info (serverInfo) as this revision defines it. */
+  implementation(info: Implementation): Implementation;
+  /** Server capabilities as this revision defines them. */
+  serverCapabilities(capabilities: ServerCapabilities): ServerCapabilities;
+}
+
+/** One protocol era: its methods, its revisions and their profiles. */
+export interface Era {
+  readonly name: EraName;
+  /** The era's method table: a method it lacks is -32601 by absence. */
+  readonly methods: MethodRegistry;
+  /** The revisions of the era, oldest first. */
+  readonly revisions: readonly Revision[];
+  /** The profile of one of the era's revisions; undefined for any other value. */
+  profile(revision: unknown): RevisionProfile | undefined;
+}

@@ -1,0 +1,35 @@
+/** @module Descriptors of the tools methods: `tools/list`, `tools/call` and their list_changed. */
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { parseCallToolParams, parsePaginatedParams } from '../params.js';
+import type { CallToolResult, ListToolsResult } from '../types.js';
+import { BOTH_ERAS, notification, request } from './descriptor.js';
+import type { CallToolParams, PaginatedParams } from './paramTypes.js';
+
+/** `tools/list` (paginated). */
+export const ListTools = request<PaginatedParams, ListToolsResult>('tools/list', {
+  direction: 'client-to-server',
+  since: '2024-11-05',
+  eras: BOTH_ERAS,
+  capability: { of: 'server', key: 'tools' },
+  params: parsePaginatedParams,
+});
+
+/** `tools/call` */
+export const CallTool = request<CallToolParams, CallToolResult>('tools/call', {
+  direction: 'client-to-server',
+  since: '2024-11-05',
+  eras: BOTH_ERAS,
+  capability: { of: 'server', key: 'tools' },
+  params: parseCallToolParams,
+});
+
+/**
+ * `notifications/tools/list_changed`: pushed on the session in 2025, only on a
+ * `subscriptions/listen` stream in 2026-07-28.
+ */
+export const ToolListChanged = notification<JsonObject>('notifications/tools/list_changed', {
+  direction: 'server-to-client',
+  since: '2024-11-05',
+  eras: BOTH_ERAS,
+  capability: { of: 'server', key: 'tools' },
+});
