@@ -9,7 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compareFigure } from '../../bench/beforeAfter.js';
 import type { BenchResult } from '../../bench/report.js';
+import { median } from '../../bench/stats.js';
 import { checkTargets } from '../../bench/targets.js';
 import { ROOT } from '../support/paths.js';
 
@@ -163,5 +165,31 @@ describe('targets', () => {
     expect([rps?.reference, rps?.met]).toEqual(['120 (sdk)', false]);
     expect([cpu?.reference, cpu?.met]).toEqual(['40.0 (sdk-json)', false]);
     expect(verdicts.find((v) => v.target.startsWith('HTTP server CPU'))?.met).toBe(true);
+  });
+});
+
+describe('before/after comparison', () => {
+  it('calls a figure WORSE only when it moved the wrong way by more than the larger spread', () => {
+    // CPU per call (lower is better): before 10 [9-11], after 12.5 [12-13]; spread 2 < 2.5.
+    const cpu = compareFigure([9, 10, 11], [12, 12.5, 13], 'lower');
+    expect([cpu.before.median, cpu.after.median, cpu.noise, cpu.change]).toEqual([
+      10,
+      12.5,
+      2,
+      'WORSE',
+    ]);
+    expect(cpu.ratio).toBeCloseTo(1.25);
+    // The same move inside a wider spread is noise.
+    expect(compareFigure([8, 10, 12], [12, 12.5, 13], 'lower').change).toBe('within spread');
+    // For a rate, lower is worse and higher better.
+    expect(compareFigure([100, 101, 102], [90, 91, 92], 'higher').change).toBe('WORSE');
+    expect(compareFigure([100, 101, 102], [110, 111, 112], 'higher').change).toBe('better');
+  });
+
+  it('takes the mean of the two middle rounds as the median of an even count', () => {
+    expect(median([3, 1])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([])).toBeNaN();
   });
 });
