@@ -75,8 +75,10 @@ export class LineClient {
    * rejects when any answer was an error. Nothing else may be pending meanwhile.
    */
   async flood(method: string, params: Record<string, unknown>, total: number): Promise<number> {
-    if (this.pending.size > 0 || this.buffer.length > 0 || this.outgoing.length > 0)
+    if (this.pending.size > 0 || this.buffer.length > 0)
       throw new Error('a flood needs an idle client');
+    // Lines queued this tick (`notifications/initialized` right after initialize) go first.
+    if (this.outgoing.length > 0) this.flush();
     let lines = '';
     for (let i = 0; i < total; i++)
       lines += JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }) + '\n';
@@ -98,6 +100,7 @@ export class LineClient {
   }
 
   private readonly flush = (): void => {
+    if (this.outgoing.length === 0) return; // a flood wrote them already
     const lines = this.outgoing;
     this.outgoing = '';
     this.child.stdin?.write(lines);
