@@ -43,16 +43,39 @@ export class HttpServerProcess {
   }
 }
 
-function post(
+/** An HTTP response as the driver reads it. */
+interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * POSTs `body`. A request sent on a kept-alive socket the server closed meanwhile (its keep-alive
+ * timeout passed while the socket sat idle, which a loaded machine makes likely) fails with
+ * ECONNRESET before the server saw it: it is sent again once, on a new socket, as Node's
+ * documentation advises (http.ClientRequest.reusedSocket).
+ */
+async function post(
   url: URL,
   agent: Agent,
   headers: Record<string, string>,
   body: string,
-): Promise<{
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}> {
+): Promise<Response> {
+  try {
+    return await postOnce(url, agent, headers, body);
+  } catch (error) {
+    if ((error as { staleSocket?: boolean }).staleSocket !== true) throw error;
+    return postOnce(url, agent, headers, body);
+  }
+}
+
+function postOnce(
+  url: URL,
+  agent: Agent,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -81,7 +104,10 @@ function post(
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && error.code === 'ECONNRESET';
+      reject(stale ? Object.assign(error, { staleSocket: true }) : error);
+    });
     req.end(body);
   });
 }

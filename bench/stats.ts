@@ -6,8 +6,16 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }
 
-/** The median. */
-export const median = (values: readonly number[]): number => quantile(values, 0.5);
+/**
+ * The median: the middle value, or the mean of the two middle ones for an even count (with the
+ * nearest rank, the median of two rounds would always be the lower one).
+ */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length % 2 === 1) return sorted[mid] ?? NaN;
+  return sorted.length === 0 ? NaN : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+}
 
 /** A figure over several rounds: its median and its range. */
 export interface Spread {

@@ -25,7 +25,7 @@ const verdicts = checkTargets(results);
 if (verdicts.length > 0) {
   const quick = Object.values(results).some((r) => r.quick);
   console.log(
-    `\ntargets (issue 10): toolwire = the async + Zod server; ratios of medians from this run` +
+    `\ntargets (issues 10 and 21): toolwire = the async + Zod server; ratios of medians from this run` +
       `${quick ? ' (a --quick run: 1 round, small counts, not for comparison)' : ''}`,
   );
   console.log(

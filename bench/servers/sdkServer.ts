@@ -2,4 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { sdkServer } from './sdkTools.js';
 
+// In a flood (requests written without a window) the SDK waits for 'drain' once per answer that
+// found stdout full: many listeners at once by design, not a leak worth Node's warning.
+process.stdout.setMaxListeners(0);
 await sdkServer('sdk-bench').connect(new StdioServerTransport());
