@@ -8,12 +8,12 @@ export type {
   ConnectClientOptions,
   ProtocolEra,
   ServerDescription,
-} from './client/mcpClient.js';
+} from './client/clientOptions.js';
 export type {
   ClientHandlers,
   HandlerCapabilityOptions,
   ServerRequestContext,
-} from './client/serverRequests.js';
+} from './client/input/handlers.js';
 export { MemoryApprovalStore } from './client/approval/policy.js';
 export type {
   ApprovalDecision,
@@ -59,6 +59,6 @@ export {
   definitionChanges,
   fingerprintTool,
 } from './client/approval/fingerprint.js';
-export type { WalkOptions } from './client/toolLister.js';
+export type { WalkOptions } from './client/tools/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';
 export type { Task, TaskStatus } from './tasks/taskTypes.js';

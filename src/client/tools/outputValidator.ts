@@ -6,14 +6,14 @@
  * effects, as the spec asks ("handle unsupported dialects gracefully by returning an appropriate
  * error").
  */
-import { LocalError } from '../jsonrpc/errors.js';
+import { LocalError } from '../../jsonrpc/errors.js';
 import {
   compileJsonSchema,
   describeIssues,
   type CompiledJsonSchema,
   type JsonSchemaDialect,
-} from '../protocol/jsonSchema.js';
-import type { CallToolResult, Tool } from '../protocol/types.js';
+} from '../../protocol/jsonSchema.js';
+import type { CallToolResult, Tool } from '../../protocol/types.js';
 
 /** Compiles and caches output-schema validators keyed by tool definition object. */
 export class OutputValidator {

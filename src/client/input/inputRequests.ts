@@ -4,13 +4,10 @@
  * answered by the client's handler for it, as if the server had sent it as a request, and the
  * answers go back keyed as the server keyed the requests.
  */
-import { LocalError } from '../jsonrpc/errors.js';
-import { isPlainObject } from '../jsonrpc/guards.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import { answerServerRequest, type ServerRequestHost } from './serverRequests.js';
-
-/** The methods an input request may name. */
-const INPUT_METHODS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+import { LocalError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { answerServerRequest, INPUT_METHODS, type ServerRequestHost } from './serverRequests.js';
 
 /** The `inputResponses` for `inputRequests` (undefined when the server named none). */
 export async function answerInputRequests(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptedTransport } from '../../test/support/scriptedTransport.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../jsonrpc/types.js';
-import type { Task, TaskStatus } from '../tasks/taskTypes.js';
-import { McpClient } from './mcpClient.js';
+import { ScriptedTransport } from '../../../test/support/scriptedTransport.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../jsonrpc/types.js';
+import type { Task, TaskStatus } from '../../tasks/taskTypes.js';
+import { McpClient } from '../mcpClient.js';
 import { taskStatusReporter } from './taskCalls.js';
 
 const at = (second: number): string => new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();

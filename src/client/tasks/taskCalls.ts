@@ -4,18 +4,19 @@
  * polling `tasks/get` at the server's `pollInterval` to report status (in order, each change once,
  * the terminal one included); cancel with `tasks/cancel`.
  */
-import { sleep } from '../jsonrpc/sleep.js';
-import type { Connection } from '../jsonrpc/connection.js';
-import { LocalError, RpcError } from '../jsonrpc/errors.js';
-import { isPlainObject } from '../jsonrpc/guards.js';
-import type { Progress } from '../jsonrpc/pendingRequests.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { sleep } from '../../jsonrpc/sleep.js';
+import type { Connection } from '../../jsonrpc/connection.js';
+import { LocalError, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import type { Progress } from '../../jsonrpc/pendingRequests.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { CallTool, CancelTask, GetTask, GetTaskResult } from '../../protocol/methods.js';
 import {
   isTerminal,
   MODEL_IMMEDIATE_RESPONSE,
   type Task,
   type TaskStatus,
-} from '../tasks/taskTypes.js';
+} from '../../tasks/taskTypes.js';
 
 const STATUSES: readonly TaskStatus[] = [
   'working',
@@ -138,7 +139,7 @@ export async function callToolAsTask(
     stop.addEventListener('abort', unwatch, { once: true });
     const cancelTask = (): void => {
       connection
-        .request('tasks/cancel', { taskId: task.taskId }, { timeoutMs: 10_000 })
+        .request(CancelTask.method, { taskId: task.taskId }, { timeoutMs: 10_000 })
         .catch(() => {});
     };
     options.signal?.addEventListener('abort', cancelTask, { once: true });
@@ -147,7 +148,7 @@ export async function callToolAsTask(
     void poll(connection, task, { signal: stop, report });
     try {
       const result = await connection.request(
-        'tasks/result',
+        GetTaskResult.method,
         { taskId: task.taskId },
         {
           signal: stop,
@@ -194,7 +195,7 @@ function createTask(
     new LocalError('aborted', 'Request tools/call was aborted', { cause: signal?.reason });
   if (signal?.aborted) return Promise.reject(aborted());
   // Never cancelled by the connection; its own limit leaves room to hear of a late task.
-  const creating = connection.request('tools/call', params, {
+  const creating = connection.request(CallTool.method, params, {
     cancellable: false,
     timeoutMs: limit + CREATE_GRACE_MS,
     ...(options.scope !== undefined ? { scope: options.scope } : {}),
@@ -216,7 +217,9 @@ function createTask(
           clearTimeout(grace);
           const taskId = isPlainObject(created['task']) ? created['task']['taskId'] : undefined;
           if (typeof taskId === 'string')
-            connection.request('tasks/cancel', { taskId }, { timeoutMs: 10_000 }).catch(() => {});
+            connection
+              .request(CancelTask.method, { taskId }, { timeoutMs: 10_000 })
+              .catch(() => {});
           reject(error);
         },
         () => {
@@ -263,7 +266,7 @@ async function reportEnd(
   if (reporter.ended || connection.closed) return;
   try {
     reporter.offer(
-      parseTask(await connection.request('tasks/get', { taskId }, { timeoutMs: 5_000 })),
+      parseTask(await connection.request(GetTask.method, { taskId }, { timeoutMs: 5_000 })),
     );
   } catch {
     // The task may have expired or the connection dropped: the outcome stands without it.
@@ -284,7 +287,7 @@ async function poll(
     try {
       task = parseTask(
         await connection.request(
-          'tasks/get',
+          GetTask.method,
           { taskId: first.taskId },
           { signal: options.signal, timeoutMs: 30_000 },
         ),

@@ -2,10 +2,10 @@
  * @module Walking `tools/list` pages: all at once or one page at a time, guarding against servers
  * whose cursors repeat or never end, and against duplicate names across pages.
  */
-import { LocalError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import { parseListToolsResult } from '../protocol/params.js';
-import type { ListToolsResult, Tool } from '../protocol/types.js';
+import { LocalError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { parseListToolsResult } from '../../protocol/params.js';
+import type { ListToolsResult, Tool } from '../../protocol/types.js';
 
 /** Fetches one page given a cursor. */
 export type PageFetcher = (

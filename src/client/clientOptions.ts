@@ -1,0 +1,109 @@
+/**
+ * @module The client's public option and description types: how a client is set up, how one
+ * connection and one tool call are run, and what the client knows of the server once connected.
+ */
+import type { Progress } from '../jsonrpc/pendingRequests.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingMessageParams,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
+import type { ProtocolVersion, Revision } from '../protocol/versions.js';
+import type { Task } from '../tasks/taskTypes.js';
+import type { ApprovalPolicy, AuditSink } from './approval/policy.js';
+import type { ClientHandlers, HandlerCapabilityOptions } from './input/handlers.js';
+import type { ClientInstrumentation } from './instrumentation.js';
+
+/**
+ * How the client talks to servers: `legacy` (the default), the `initialize` handshake of
+ * 2024-11-05 to 2025-11-25; `modern`, the stateless 2026-07-28 revision (`server/discover`, the
+ * revision and capabilities in every request's `_meta`).
+ */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What the client knows of the server once connected (from `initialize` or `server/discover`). */
+export interface ServerDescription {
+  protocolVersion: Revision;
+  capabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions?: string;
+}
+
+/** Client options; every limit has a default (docs/limits.md). */
+export interface ClientOptions extends HandlerCapabilityOptions {
+  /** `legacy` (default) or `modern` (2026-07-28, stateless; tools only). */
+  protocolEra?: ProtocolEra;
+  /** Answers to server requests; each one declares its capability. */
+  handlers?: ClientHandlers;
+  /** Extra capabilities (e.g. `experimental`). */
+  capabilities?: ClientCapabilities;
+  /** Revisions this client accepts; it offers the newest. Default: all four. */
+  protocolVersions?: readonly ProtocolVersion[];
+  /** Default request timeout. Default 60 000 ms. */
+  requestTimeoutMs?: number;
+  /** Default hard cap on a request's total time, progress included. Default 600 000 ms. */
+  maxTotalTimeoutMs?: number;
+  /** Validate structured results against output schemas. Default true. */
+  validateStructuredContent?: boolean;
+  /** Most `tools/list` pages one listing may take. Default 1000. */
+  maxListPages?: number;
+  /** The human in the loop. */
+  approval?: ApprovalPolicy;
+  /** The audit trail of exposed tools, calls, decisions and outcomes. */
+  audit?: AuditSink;
+  /** Called with the fresh tool list after a `list_changed` refresh. */
+  onToolsChanged?: (tools: Tool[]) => void;
+  /** Log messages from the server. */
+  onLog?: (message: LoggingMessageParams) => void;
+  /**
+   * Every `notifications/tasks/status` the server sends (tasks started by `callTool` also report
+   * theirs to the call's `ontaskstatus`).
+   */
+  onTaskStatus?: (task: Task) => void;
+  /** Faults that did not fail a call (bad notifications, skipped tools, refresh errors). */
+  onerror?: (error: Error) => void;
+  /**
+   * Called once when the connection of `connect()` ends: the server went away (a stdio server
+   * that exited, a Streamable HTTP session that was deleted) or `close()` was called.
+   */
+  onclose?: () => void;
+  /**
+   * Wraps every request the client sends, for traces and metrics (`clientTelemetry()` of
+   * `toolwire/otel` builds one). Unset: requests go straight out.
+   */
+  instrument?: ClientInstrumentation;
+}
+
+/** Options of one tool call. */
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  /** Default: the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** Default: the client's `maxTotalTimeoutMs`. */
+  maxTotalTimeoutMs?: number;
+  /** Restart the timeout whenever progress arrives (never past the total cap). */
+  resetTimeoutOnProgress?: boolean;
+  /** Ask for progress and receive it here. */
+  onprogress?: (progress: Progress) => void;
+  /** Check `structuredContent` against the output schema. Default: the client's setting. */
+  validateOutput?: boolean;
+  /** `_meta` to send with the request. */
+  meta?: Record<string, unknown>;
+  /**
+   * Run the call as a task (2025-11-25) when the tool allows it (`taskSupport: "optional"`);
+   * tools that require it always run as tasks. An object sets the requested TTL.
+   */
+  task?: boolean | { ttl?: number };
+  /** Status of the task the call runs as (creation, polling, status notifications). */
+  ontaskstatus?: (task: Task) => void;
+  /** The server's text for the model while the task runs (model-immediate-response). */
+  onimmediateresponse?: (text: string) => void;
+}
+
+/** Options of `McpClient.connect`. */
+export interface ConnectClientOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}

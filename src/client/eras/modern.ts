@@ -1,0 +1,193 @@
+/**
+ * @module The 2026-07-28 client session (stateless; tools only): `server/discover` instead of a
+ * handshake, the revision, capabilities and client info in every request's `_meta`, `resultType`
+ * checked on every result, each tool's `x-mcp-header` annotations mirrored as `Mcp-Param-*`
+ * headers, and `input_required` results answered by the client's handlers and sent again.
+ */
+import type { Connection } from '../../jsonrpc/connection.js';
+import { LocalError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { CallTool, Discover, ListTools } from '../../protocol/methods.js';
+import type { Tool } from '../../protocol/types.js';
+import {
+  featuresOf,
+  type ModernProtocolVersion,
+  type RevisionFeatures,
+} from '../../protocol/versions.js';
+import {
+  checkResultType,
+  paramHeadersOf,
+  paramHeaderValues,
+  parseDiscoverResult,
+  statelessRequestMeta,
+  type ParamHeader,
+} from '../../protocol/statelessRevision.js';
+import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
+import { answerInputRequests } from '../input/inputRequests.js';
+import {
+  callRequestOptions,
+  openingRequestOptions,
+  type CallSendOptions,
+  type EraSession,
+  type Opening,
+} from './eraSession.js';
+
+/** The revision this session speaks. */
+const VERSION: ModernProtocolVersion = '2026-07-28';
+
+/** Rounds of input (`input_required` results) one call may take. */
+const MAX_INPUT_ROUNDS = 8;
+
+/** The only methods the client speaks on this revision. */
+const SPOKEN: ReadonlySet<string> = new Set([ListTools.method, CallTool.method]);
+
+/** A session opened by `server/discover`. */
+class ModernSession implements EraSession {
+  readonly features: RevisionFeatures = featuresOf(VERSION);
+  readonly schemaDialect = '2020-12';
+  /** 2026-07-28 announces changes only on a `subscriptions/listen` stream, which is not opened. */
+  readonly trustsCompleteListing = false;
+  /** The definition carries the tool's `x-mcp-header` annotations. */
+  readonly callsNeedDefinition = true;
+  /** Each listed tool's `x-mcp-header` annotations. */
+  private readonly paramHeaders = new Map<string, readonly ParamHeader[]>();
+
+  constructor(
+    readonly server: ServerDescription,
+    /** The `_meta` every request carries. */
+    private readonly meta: JsonObject,
+    /** The handlers that answer the server's input requests, and where faults are reported. */
+    private readonly client: Pick<Opening, 'input' | 'report'>,
+  ) {}
+
+  unspoken(method: string): LocalError | undefined {
+    if (SPOKEN.has(method)) return undefined;
+    return new LocalError(
+      'unsupported-version',
+      `${method} is not part of the ${VERSION} revision this client speaks to the server`,
+    );
+  }
+
+  taskCallsOffered(requested: CallToolOptions['task']): boolean {
+    if (requested !== undefined && requested !== false)
+      throw new LocalError('invalid-tool', `Tasks are not part of the ${VERSION} revision`);
+    return false;
+  }
+
+  async listPage(
+    connection: Connection,
+    cursor: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject> {
+    const raw = await connection.request(
+      ListTools.method,
+      this.withMeta(cursor === undefined ? {} : { cursor }),
+      signal ? { signal } : {},
+    );
+    if (checkResultType(raw, ListTools.method) !== 'complete')
+      throw new LocalError('invalid-response', `The ${ListTools.method} result asks for input`);
+    return raw;
+  }
+
+  /**
+   * Keeps each tool's `x-mcp-header` annotations for its calls, and drops (reported) a tool whose
+   * annotations are invalid, as 2026-07-28 requires of clients.
+   */
+  keepTools(tools: Tool[]): Tool[] {
+    this.paramHeaders.clear();
+    return tools.filter((tool) => {
+      const found = paramHeadersOf(tool);
+      if ('problem' in found) {
+        this.client.report(
+          new LocalError('invalid-tool', `Tool "${tool.name}" is left out: ${found.problem}`),
+        );
+        return false;
+      }
+      if (found.headers.length > 0) this.paramHeaders.set(tool.name, found.headers);
+      return true;
+    });
+  }
+
+  /** One `tools/call` with its `Mcp-Param-*` headers, sent again with the client's answers while the server asks for input. */
+  async sendCall(
+    connection: Connection,
+    params: JsonObject,
+    options: CallSendOptions,
+  ): Promise<JsonObject> {
+    const name = params['name'] as string;
+    const headers = this.paramHeaders.get(name);
+    const sendOptions = {
+      ...callRequestOptions(options),
+      ...(headers
+        ? { headers: paramHeaderValues(headers, params['arguments'] as Record<string, unknown>) }
+        : {}),
+    };
+    // The call's scope goes with its first request only (rounds of input are requests of their own).
+    let raw = await connection.request(
+      CallTool.method,
+      this.withMeta(params),
+      options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
+    );
+    for (let round = 1; checkResultType(raw, CallTool.method) === 'input_required'; round++) {
+      if (round > MAX_INPUT_ROUNDS)
+        throw new LocalError(
+          'invalid-response',
+          `The server asked for input more than ${MAX_INPUT_ROUNDS} times for one call to "${name}"`,
+        );
+      const inputResponses = await answerInputRequests(
+        this.client.input,
+        raw['inputRequests'],
+        options.signal,
+      );
+      const state = raw['requestState'];
+      const next: JsonObject = { ...params };
+      if (inputResponses) next['inputResponses'] = inputResponses;
+      if (typeof state === 'string') next['requestState'] = state;
+      raw = await connection.request(CallTool.method, this.withMeta(next), sendOptions);
+    }
+    return raw;
+  }
+
+  /** Params as sent: with the session's `_meta` merged in. */
+  private withMeta(params: JsonObject): JsonObject {
+    const own = params['_meta'];
+    return {
+      ...params,
+      _meta: own && typeof own === 'object' ? { ...own, ...this.meta } : this.meta,
+    };
+  }
+}
+
+/**
+ * Opens a 2026-07-28 session: the revision told to the transport first (HTTP sends it, and each
+ * message's method and name, as headers), then `server/discover`.
+ */
+export async function openModern(opening: Opening): Promise<EraSession> {
+  // 2026-07-28 has no roots/list_changed: the roots capability has no members.
+  const capabilities = opening.capabilities.roots
+    ? { ...opening.capabilities, roots: {} }
+    : opening.capabilities;
+  opening.transport.setProtocolVersion?.(VERSION, { stateless: true });
+  const meta = statelessRequestMeta(VERSION, { capabilities, info: opening.clientInfo });
+  const found = parseDiscoverResult(
+    await opening.connection.request(
+      Discover.method,
+      { _meta: meta },
+      openingRequestOptions(opening.options),
+    ),
+  );
+  if (!found.supportedVersions.includes(VERSION))
+    throw new LocalError(
+      'unsupported-version',
+      `The server supports ${found.supportedVersions.join(', ') || 'no revision'}, not ${VERSION}`,
+    );
+  const server: ServerDescription = {
+    protocolVersion: VERSION,
+    capabilities: found.capabilities,
+    serverInfo: found.serverInfo ?? { name: 'unknown', version: '' },
+    ...(found.instructions !== undefined ? { instructions: found.instructions } : {}),
+  };
+  const session = new ModernSession(server, meta, opening);
+  opening.agreed(session);
+  return session;
+}
