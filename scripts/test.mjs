@@ -1,5 +1,18 @@
-// `npm test`: prepare (install, build what changed), then type-check, lint, format check, and run every test.
-import { execFileSync } from 'node:child_process';
+// `npm test`: prepare (install, build what changed), then, at the same time, every test (vitest,
+// all projects of test/lanes.ts) and the checks: type-check (all code, and the runtime-neutral core
+// without Node types), lint, format, publint. Fails when any of them fails.
+//
+// The checks used to run one after another before the first test (about 3 minutes on a 2-core
+// machine). The tests spend much of their time waiting (child processes, sockets, Redis, a
+// browser), so the checks run beside them at a lower priority (nice 10): they take the CPU the
+// tests leave idle, and a test that needs it is not slowed. Vitest writes to the terminal as it
+// goes; each check's output is kept together and printed once it ends (a failed check's in full,
+// a passed one's as one line), so nothing interleaves line by line.
+//
+//   npm test                    everything
+//   npm test -- <vitest args>   everything, with these arguments for vitest (e.g. a file filter)
+import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { plainOutputEnv } from './plainOutput.mjs';
 import { prepare } from './prepare.mjs';
@@ -9,25 +22,102 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Off a terminal (a log file, CI), the steps and the processes the tests start print no colour.
 const env = plainOutputEnv();
-const step = (label, file, args) => {
-  console.error(`[test] ${label}`);
-  execFileSync(file, args, { cwd: root, stdio: 'inherit', env });
-};
+/** The checks' priority: below the tests (0), so they use what the tests leave. */
+const CHECK_NICENESS = 10;
 
-try {
+const CHECKS = [
+  ['type-check', bin('tsc'), ['-p', 'tsconfig.json']],
+  ['type-check core (no Node types)', bin('tsc'), ['-p', 'tsconfig.core.json']],
+  ['lint', bin('eslint'), ['--max-warnings=0', '.']],
+  ['format', bin('prettier'), ['--check', '.']],
+  ['publint', bin('publint'), ['--strict']],
+];
+
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
+/**
+ * Runs one step as a child process; resolves with its exit code and, when `collect`, its output
+ * (stdout and stderr in the order written).
+ */
+function run(label, file, args, { collect, niceness = 0 }) {
+  const started = Date.now();
+  const child = spawn(file, args, { cwd: root, env, stdio: collect ? 'pipe' : 'inherit' });
+  if (niceness !== 0) {
+    try {
+      setPriority(child.pid, niceness);
+    } catch {
+      // Not permitted here: it runs at the same priority, only slower to finish.
+    }
+  }
+  const output = [];
+  child.stdout?.on('data', (chunk) => output.push(chunk));
+  child.stderr?.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      resolve({ label, code: 1, output: Buffer.concat(output).toString(), took: seconds(started) });
+    });
+    child.on('close', (code, signal) =>
+      resolve({
+        label,
+        code: code ?? (signal ? 1 : 0),
+        output: Buffer.concat(output).toString(),
+        took: seconds(started),
+      }),
+    );
+  });
+}
+
+/** Prints a finished check: one line when it passed, its whole output when it failed. */
+function report(check) {
+  if (check.code === 0) {
+    console.error(`[test] ${check.label}: passed (${check.took})`);
+    return;
+  }
+  const rule = '-'.repeat(20);
+  process.stderr.write(
+    `[test] ${rule} ${check.label}: FAILED (exit ${check.code}, ${check.took}) ${rule}\n` +
+      `${check.output.trimEnd()}\n[test] ${rule} end of ${check.label} ${rule}\n`,
+  );
+}
+
+async function main() {
+  const started = Date.now();
   prepare();
   // Installed once up front: test files run in parallel and apt-get takes a lock.
   console.error(`[test] redis-server: ${ensureRedisServer()}`);
+  console.error(`[test] tests, with ${CHECKS.map(([label]) => label).join(', ')} beside them`);
 
-  step('type-check (all code, and the runtime-neutral core without Node types)', bin('tsc'), [
-    '-p',
-    'tsconfig.json',
-  ]);
-  step('type-check core', bin('tsc'), ['-p', 'tsconfig.core.json']);
-  step('lint', bin('eslint'), ['--max-warnings=0', '.']);
-  step('format', bin('prettier'), ['--check', '.']);
-  step('publint', bin('publint'), ['--strict']);
-  step('tests', bin('vitest'), ['run', ...process.argv.slice(2)]);
+  const checks = CHECKS.map(([label, file, args]) =>
+    run(label, file, args, { collect: true, niceness: CHECK_NICENESS }),
+  );
+  // Vitest's own output goes straight to the terminal; a check's is held until vitest ends, so
+  // that the two do not interleave (a failed check is also printed at once if vitest is done).
+  let testsDone = false;
+  const held = [];
+  for (const check of checks) {
+    void check.then((result) => (testsDone ? report(result) : held.push(result)));
+  }
+  const tests = await run('tests', bin('vitest'), ['run', ...process.argv.slice(2)], {
+    collect: false,
+  });
+  testsDone = true;
+  held.splice(0).forEach(report);
+  const results = [tests, ...(await Promise.all(checks))];
+
+  const failed = results.filter((result) => result.code !== 0);
+  console.error(
+    failed.length === 0
+      ? `[test] all passed in ${seconds(started)}`
+      : `[test] FAILED: ${failed.map((result) => result.label).join(', ')} (${seconds(started)})`,
+  );
+  return failed[0]?.code ?? 0;
+}
+
+try {
+  process.exitCode = await main();
 } catch (error) {
+  // prepare() and ensureRedisServer() print what failed; the exit code says it to npm.
+  if (typeof error?.status !== 'number') console.error(`[test] ${error?.message ?? error}`);
   process.exitCode = typeof error?.status === 'number' ? error.status : 1;
 }
