@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BROWSER, LANES, OUT_OF_PROCESS, QUICK_PROJECTS, type Lane } from '../lanes.js';
+import { BROWSER, KNOWN_LONG, LANES, OUT_OF_PROCESS, QUICK_PROJECTS, type Lane } from '../lanes.js';
 import { ROOT } from '../support/paths.js';
 
 /** Bare modules an in-process test may not import. */
@@ -114,8 +114,8 @@ describe('test lanes', () => {
     ).toEqual([]);
   });
 
-  it('the out-of-process and browser lists name existing test files, once', () => {
-    for (const list of [OUT_OF_PROCESS, BROWSER]) {
+  it('the out-of-process, browser and known-long lists name existing test files, once', () => {
+    for (const list of [OUT_OF_PROCESS, BROWSER, Object.keys(KNOWN_LONG)]) {
       expect(list.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
       expect(new Set(list).size).toBe(list.length);
     }
