@@ -10,10 +10,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Vitest's default is one worker per core but one, so a single worker on 2 cores. Most of the
-    // long files wait (on child processes, sockets, Redis, a browser): three files at a time on
-    // two cores keeps the CPU busy through those waits.
-    maxWorkers: availableParallelism() + 1,
+    // Vitest's default is one worker per core but one: a single worker on 2 cores. Most of the
+    // long files wait (on child processes, sockets, Redis, a browser), so one file per core keeps
+    // the CPU busy through those waits (three at a time overloaded a busy 2-core machine).
+    maxWorkers: availableParallelism(),
     setupFiles: ['test/support/validateWire.ts'],
     reporters: ['default'],
     sequence: { sequencer: LongestFirst },

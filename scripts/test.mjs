@@ -5,8 +5,8 @@
 //
 // The checks used to run one after another before the first test (about 3 minutes on a 2-core
 // machine). The tests spend much of their time waiting (child processes, sockets, Redis, a
-// browser), so the checks run beside them at a lower priority (nice 10): they take the CPU the
-// tests leave idle, and a test that needs it is not slowed. Vitest writes to the terminal as it
+// browser), so the checks run beside them at a lower priority (nice 5): they take the CPU the
+// tests leave idle, and a test that needs it is slowed less. Vitest writes to the terminal as it
 // goes; each check's output is kept together and printed once it ends (a failed check's in full,
 // a passed one's as one line), so nothing interleaves line by line.
 //
@@ -23,8 +23,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Off a terminal (a log file, CI), the steps and the processes the tests start print no colour.
 const env = plainOutputEnv();
-/** The checks' priority: below the tests (0), so they use what the tests leave. */
-const CHECK_NICENESS = 10;
+/** The checks' priority: below the tests (0), so they mostly use what the tests leave. */
+const CHECK_NICENESS = 5;
 
 /** The checks: label, program, arguments, and whether it reads the build (dist/, build/). */
 const CHECKS = [
@@ -34,6 +34,13 @@ const CHECKS = [
   ['lint', bin('eslint'), ['--max-warnings=0', '.'], true],
   ['format', bin('prettier'), ['--check', '.'], false],
   ['publint', bin('publint'), ['--strict'], true],
+];
+
+/** Node arguments that install the conformance suite when missing (scripts/conformance.mjs). */
+const CONFORMANCE_INSTALL = [
+  '--input-type=module',
+  '-e',
+  `(await import(${JSON.stringify(`${root}scripts/conformance.mjs`)})).ensureConformance();`,
 ];
 
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
@@ -90,9 +97,17 @@ async function main() {
     run(label, file, args, { collect: true, niceness: CHECK_NICENESS });
   installIfStale();
   const checks = CHECKS.filter(([, , , needsBuild]) => !needsBuild).map(startCheck);
+  // The conformance suite (and its Node 22) is installed by the first test file that needs it;
+  // two of them run at once, and two npm installs into one folder break each other.
+  const conformance = run('conformance suite install', process.execPath, CONFORMANCE_INSTALL, {
+    collect: true,
+  });
   buildChanged();
   // Installed once up front: test files run in parallel and apt-get takes a lock.
   console.error(`[test] redis-server: ${ensureRedisServer()}`);
+  const installed = await conformance;
+  // When it failed, the conformance tests try again, and fail saying why.
+  if (installed.code !== 0) report(installed);
   console.error(`[test] tests, with ${CHECKS.map(([label]) => label).join(', ')} beside them`);
   checks.push(...CHECKS.filter(([, , , needsBuild]) => needsBuild).map(startCheck));
 
