@@ -1,12 +1,37 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LANES } from './test/lanes.js';
+import LongestFirst from './test/support/longestFirst.js';
 
+// Projects and lanes: test/lanes.ts. `npm test` runs every project (scripts/test.mjs);
+// `npm run test:quick` the in-process ones.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker per core but one: a single worker on 2 cores. Most of the
+    // long files wait (on child processes, sockets, Redis, a browser), so one file per core keeps
+    // the CPU busy through those waits (three at a time overloaded a busy 2-core machine).
+    maxWorkers: availableParallelism(),
     setupFiles: ['test/support/validateWire.ts'],
     reporters: ['default'],
+    sequence: { sequencer: LongestFirst },
+    projects: LANES.map((lane) => ({
+      extends: true,
+      test: {
+        name: lane.name,
+        include: [...lane.include],
+        exclude: [...lane.exclude],
+        // In-process files share their workers' loaded modules (isolate: false): most of a short
+        // file's time is loading the library and the schemas, once per worker instead of per file.
+        ...(lane.quick
+          ? {
+              setupFiles: ['test/support/validateWire.ts', 'test/support/inProcessOnly.ts'],
+              isolate: false,
+            }
+          : {}),
+      },
+    })),
   },
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
 import {
   audio,
   embeddedBlob,
@@ -10,7 +9,7 @@ import {
   resourceLink,
   text,
 } from '../../src/server.js';
-import { connect } from '../support/harness.js';
+import { connect, ERA_REVISIONS, ERAS } from '../support/harness.js';
 
 const PNG = 'iVBORw0KGgo=';
 const ann = { audience: ['user' as const], priority: 0.5, lastModified: '2025-05-03T14:30:00Z' };
@@ -70,10 +69,11 @@ function everything(): McpServer {
   return server;
 }
 
-describe('what each revision receives', () => {
-  for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+// Every era the harness knows, each revision of it (the 2026 era joins when the server speaks it).
+describe.each(ERAS)('what each revision of the %s era receives', (era) => {
+  for (const version of ERA_REVISIONS[era]) {
     it(`${version}: every message validates against the strict official schema`, async () => {
-      const c = await connect(everything(), { version });
+      const c = await connect(everything(), { era, version });
       const [full] = await c.client.listTools();
       const structured = await c.client.callTool(
         'full',

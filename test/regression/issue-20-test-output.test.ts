@@ -81,7 +81,10 @@ describe('npm test off a terminal', () => {
     });
     const script = readFileSync(`${ROOT}scripts/test.mjs`, 'utf8');
     expect(script).toContain('const env = plainOutputEnv();');
-    expect(script).toContain("execFileSync(file, args, { cwd: root, stdio: 'inherit', env })");
+    // Every step (the tests and the checks beside them) is started with that environment.
+    expect(script).toContain(
+      "spawn(file, args, { cwd: root, env, stdio: collect ? 'pipe' : 'inherit' })",
+    );
   });
 
   it('so Vitest writes no colour codes into a redirected log', () => {

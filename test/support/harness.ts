@@ -1,12 +1,13 @@
 /**
  * @module Connects a toolwire client to a server over an in-memory pair while recording every
  * message each side sends, so a test can check all of them against the official schema of the
- * negotiated revision.
+ * negotiated revision. A connection is made in one protocol era ({@link ERAS}): a test written
+ * as `describe.each(ERAS)` runs its cases in every era the harness knows.
  */
 import { McpClient, type ClientOptions } from '../../src/client.js';
 import type { Identity, Transport } from '../../src/jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
-import type { ProtocolVersion } from '../../src/protocol/versions.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/protocol/versions.js';
 import type { McpServer, ServerSession } from '../../src/server.js';
 import { createLinkedPair } from '../../src/transports/memory.js';
 import { validateMessage } from './specSchemas.js';
@@ -65,6 +66,31 @@ export interface Connected {
   checkServerOnly(): void;
 }
 
+/**
+ * The protocol eras a test can connect in. Today only the 2025 era (the handshake revisions,
+ * 2024-11-05 to 2025-11-25); the stateless 2026 era (2026-07-28) joins when the server speaks it,
+ * and every `describe.each(ERAS)` then runs its cases against both.
+ */
+export const ERAS = ['2025'] as const;
+
+/** One protocol era of {@link ERAS}. */
+export type Era = (typeof ERAS)[number];
+
+/** The revisions of each era, oldest first: a test may pin one with `connect`'s `version`. */
+export const ERA_REVISIONS: { readonly [E in Era]: readonly ProtocolVersion[] } = {
+  '2025': SUPPORTED_PROTOCOL_VERSIONS,
+};
+
+/** How {@link connect} connects. */
+export interface ConnectOptions {
+  /** The protocol era to speak (the 2025 era, with its handshake, when absent). */
+  era?: Era;
+  /** The one revision the client accepts (one of the era's {@link ERA_REVISIONS}). */
+  version?: ProtocolVersion;
+  client?: ClientOptions;
+  identity?: Identity;
+}
+
 const open: Connected[] = [];
 
 /**
@@ -75,11 +101,13 @@ export function takeConnections(): Connected[] {
   return open.splice(0);
 }
 
-/** Connects a new client (accepting only `version`, when given) to `server`. */
-export async function connect(
-  server: McpServer,
-  options: { version?: ProtocolVersion; client?: ClientOptions; identity?: Identity } = {},
-): Promise<Connected> {
+/** Connects a new client (in `era`, accepting only `version`, when given) to `server`. */
+export async function connect(server: McpServer, options: ConnectOptions = {}): Promise<Connected> {
+  return CONNECTORS[options.era ?? '2025'](server, options);
+}
+
+/** Connects in the 2025 era: the client's `initialize` handshake over an in-memory pair. */
+async function connect2025(server: McpServer, options: ConnectOptions): Promise<Connected> {
   const [clientEnd, serverEnd] = createLinkedPair();
   const s = recording(serverEnd);
   const c = recording(clientEnd);
@@ -107,3 +135,8 @@ export async function connect(
   open.push(connected);
   return connected;
 }
+
+/** One connector per era: adding an era to {@link ERAS} fails to compile until it has one. */
+const CONNECTORS: {
+  readonly [E in Era]: (server: McpServer, options: ConnectOptions) => Promise<Connected>;
+} = { '2025': connect2025 };

@@ -1,0 +1,156 @@
+/**
+ * The quick lane stays quick: every test file belongs to exactly one vitest project of
+ * test/lanes.ts, the lists of out-of-process and browser files name files that exist, and no
+ * file of the in-process projects imports what starts a process, opens a socket, talks to Redis,
+ * drives a browser or needs the build. (What imports cannot show, a helper that spawns, is caught
+ * when it happens, by test/support/inProcessOnly.ts.)
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BROWSER, KNOWN_LONG, LANES, OUT_OF_PROCESS, QUICK_PROJECTS, type Lane } from '../lanes.js';
+import { ROOT } from '../support/paths.js';
+
+/** Bare modules an in-process test may not import. */
+const FORBIDDEN_MODULES = [
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'tls',
+  'dgram',
+  'playwright-core',
+  'ioredis',
+];
+
+/** Repository files an in-process test may not import (by path from the root). */
+const FORBIDDEN_FILES = [
+  // Entry points of the Node-only pieces: serveHttp, the stdio client (spawns), Redis.
+  'src/node.ts',
+  'src/stdio.ts',
+  'src/redis.ts',
+  // Test helpers that start processes, servers, Redis or Chromium.
+  'test/support/browser.ts',
+  'test/support/cliRun.ts',
+  'test/support/terminal.ts',
+  'test/support/redis.ts',
+  'test/support/authServer.ts',
+  'test/support/fakeOAuth.ts',
+  'test/support/roundRobinProxy.ts',
+];
+
+/** Every test file of the repository, relative to the root. */
+function testFiles(folder = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+    const path = folder ? `${folder}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      if (!['node_modules', 'dist', 'build', '.git', '.cache'].includes(entry.name)) {
+        found.push(...testFiles(path));
+      }
+    } else if (entry.name.endsWith('.test.ts')) found.push(path);
+  }
+  return found.sort();
+}
+
+/** Whether `file` matches `glob`: the lanes use exact paths and `<folder>/**\/*.test.ts`. */
+function matches(glob: string, file: string): boolean {
+  const deep = '/**/*.test.ts';
+  if (glob.endsWith(deep)) {
+    return file.startsWith(`${glob.slice(0, -deep.length)}/`) && file.endsWith('.test.ts');
+  }
+  if (/[*?[{]/.test(glob)) throw new Error(`test/lanes.ts: a glob this test cannot read: ${glob}`);
+  return file === glob;
+}
+
+const inLane = (lane: Lane, file: string) =>
+  lane.include.some((glob) => matches(glob, file)) &&
+  !lane.exclude.some((glob) => matches(glob, file));
+
+/** What `file` imports (static and dynamic imports with a literal specifier). */
+function importsOf(file: string): string[] {
+  const source = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]/gms,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of source.matchAll(pattern)) specifiers.push(match[1]!);
+  }
+  return specifiers;
+}
+
+/** Why `file` may not import `specifier` in the in-process lane, or undefined when it may. */
+function forbidden(file: string, specifier: string): string | undefined {
+  const bare = specifier.replace(/^node:/, '');
+  if (FORBIDDEN_MODULES.includes(bare)) return `the module ${specifier}`;
+  if (specifier === 'toolwire' || specifier.startsWith('toolwire/')) {
+    return `${specifier}, the build (import from src/)`;
+  }
+  if (!specifier.startsWith('.')) return undefined;
+  const target = normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts');
+  if (FORBIDDEN_FILES.includes(target)) return target;
+  if (target.startsWith('test/fixtures/')) return `${target} (a fixture server, run as a process)`;
+  if (/^(dist|build)\//.test(target)) return `${target} (the build)`;
+  return undefined;
+}
+
+const files = testFiles();
+
+describe('test lanes', () => {
+  it('every test file runs in exactly one project', () => {
+    const lanesOf = (file: string) => LANES.filter((lane) => inLane(lane, file));
+    const homeless = files.filter((file) => lanesOf(file).length !== 1);
+    expect(
+      homeless.map(
+        (file) =>
+          `${file}: [${lanesOf(file)
+            .map((lane) => lane.name)
+            .join(', ')}]`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('the out-of-process, browser and known-long lists name existing test files, once', () => {
+    for (const list of [OUT_OF_PROCESS, BROWSER, Object.keys(KNOWN_LONG)]) {
+      expect(list.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
+      expect(new Set(list).size).toBe(list.length);
+    }
+  });
+
+  it('no file of the in-process (quick) projects imports a process, a socket, Redis, a browser or the build', () => {
+    const quick = LANES.filter((lane) => lane.quick);
+    const problems = files
+      .filter((file) => quick.some((lane) => inLane(lane, file)))
+      .flatMap((file) =>
+        importsOf(file).flatMap((specifier) => {
+          const why = forbidden(file, specifier);
+          return why === undefined ? [] : [`${file} imports ${why}: list it in OUT_OF_PROCESS`];
+        }),
+      );
+    expect(problems).toEqual([]);
+  });
+
+  it('npm run test:quick runs the in-process projects, and only them', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const quick = manifest.scripts['test:quick'] ?? '';
+    const projects = [...quick.matchAll(/--project[= ](\S+)/g)].map((match) => match[1]);
+    expect(quick).toMatch(/^vitest run /);
+    expect(projects.sort()).toEqual([...QUICK_PROJECTS].sort());
+  });
+
+  it('the import reader sees what it must', () => {
+    expect(forbidden('src/a/b.test.ts', 'node:child_process')).toBeDefined();
+    expect(forbidden('src/a/b.test.ts', '../node.js')).toBe('src/node.ts');
+    expect(forbidden('test/contract/x.test.ts', '../support/cliRun.js')).toBeDefined();
+    expect(forbidden('test/contract/x.test.ts', '../support/harness.js')).toBeUndefined();
+    expect(forbidden('src/a/b.test.ts', 'toolwire/testing')).toBeDefined();
+    expect(importsOf('test/contract/lanes.test.ts')).toContain('node:fs');
+    expect(importsOf('src/transports/http/requestGuards.test.ts')).toContain('../../node.js');
+  });
+});
