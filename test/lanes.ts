@@ -34,23 +34,25 @@ export interface Lane {
 export const OUT_OF_PROCESS: readonly string[] = [
   // A second process holds the file lock / reads the approvals file.
   'src/cli/approvalsFile.test.ts',
-  'src/transports/http/oauthClient/credentialsLock.test.ts',
+  'src/oauthClient/credentialsLock.test.ts',
   // Model commands run as child processes (and their grandchildren are killed).
   'src/cli/samplingCommand.test.ts',
   'src/cli/console/consoleSession.test.ts',
   // The real browser opener runs (a missing) xdg-open.
-  'src/transports/http/oauthClient/browserOpener.test.ts',
+  'src/oauthClient/browserOpener.test.ts',
   // Redis.
-  'src/transports/http/cluster.test.ts',
+  'src/transports/http/server/sessions/cluster/cluster.test.ts',
   'test/contract/eventStore.test.ts',
   'test/contract/redisRateLimitStore.test.ts',
   'test/contract/redisTaskStore.test.ts',
   'test/contract/sessionDirectory.test.ts',
   // Real sockets on 127.0.0.1.
-  'src/transports/http/network.test.ts',
-  'src/transports/http/oauthClient/loopbackReceiver.test.ts',
-  'src/transports/http/oauthClient/pinnedFetch.test.ts',
-  'src/transports/http/requestGuards.test.ts',
+  'src/transports/http/shared/network.test.ts',
+  'src/oauthClient/loopbackReceiver.test.ts',
+  'src/oauthClient/pinnedFetch.test.ts',
+  'src/transports/http/server/requestGuards.test.ts',
+  // Reads the build: the docs' code blocks import `toolwire`, whose types are dist/*.d.ts.
+  'test/contract/docsSnippets.test.ts',
 ];
 
 /** Files (in any folder) that launch Chromium. */

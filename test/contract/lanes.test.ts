@@ -151,6 +151,8 @@ describe('test lanes', () => {
     expect(forbidden('test/contract/x.test.ts', '../support/harness.js')).toBeUndefined();
     expect(forbidden('src/a/b.test.ts', 'toolwire/testing')).toBeDefined();
     expect(importsOf('test/contract/lanes.test.ts')).toContain('node:fs');
-    expect(importsOf('src/transports/http/requestGuards.test.ts')).toContain('../../node.js');
+    expect(importsOf('src/transports/http/server/requestGuards.test.ts')).toContain(
+      '../../../node.js',
+    );
   });
 });
