@@ -12,7 +12,7 @@ import type {
   SendOptions,
   Transport,
 } from '../index.js';
-import { messageProblems } from './wireMessages.js';
+import { messageProblems } from './eras/rev2025/wireMessages.js';
 import type { WireSchema } from './wireSchema.js';
 import { WireViolation } from './wireViolation.js';
 

@@ -1,9 +1,11 @@
 /**
  * @module Which definition of a revision's schema each JSON-RPC message must satisfy, and the
- * check itself: the envelope, then the request, notification, result or error inside it.
+ * check itself: the envelope, then the request, notification, result or error inside it. These
+ * are the 2025 era's messages (its methods, and batches only in 2025-03-26); the 2026 era's
+ * check will sit beside this one in eras/.
  */
-import type { ProtocolVersion } from '../index.js';
-import type { SchemaProblem, WireSchema } from './wireSchema.js';
+import type { ProtocolVersion } from '../../../index.js';
+import type { SchemaProblem, WireSchema } from '../../wireSchema.js';
 
 /** The definition of each method's result. */
 const RESULT_OF: Readonly<Record<string, string>> = {
