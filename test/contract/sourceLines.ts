@@ -56,10 +56,3 @@ export function hitsOf(
 export function report(hits: readonly Hit[]): string {
   return hits.map((hit) => `${hit.path}:${hit.line}: ${hit.text}`).join('\n');
 }
-
-/** How many hits each file has. */
-export function countsByFile(hits: readonly Hit[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const hit of hits) counts[hit.path] = (counts[hit.path] ?? 0) + 1;
-  return counts;
-}
