@@ -24,7 +24,7 @@ import type {
 import type { EnvelopeHint } from './decode.js';
 import { ErrorCode, LocalError, RpcError, toRpcError } from './errors.js';
 import { classifyMessage, isPlainObject, isRequestId } from './guards.js';
-import { CANCELLED, PROGRESS } from './methods.js';
+import { CANCELLED, INITIALIZE, PROGRESS } from './methods.js';
 import { PendingRequests, type GiveUpReason, type Progress } from './pendingRequests.js';
 import { RequestScheduler } from './requestScheduler.js';
 import { EarlyCancels } from './earlyCancels.js';
@@ -282,7 +282,7 @@ export class Connection {
         return;
       }
       // initialize must never be cancelled (lifecycle).
-      if (entry.cancelledByPeer || entry.method === 'initialize') return;
+      if (entry.cancelledByPeer || entry.method === INITIALIZE) return;
       entry.cancelledByPeer = true;
       entry.cancel(new LocalError('aborted', cancelReason(message.params)));
       return;
@@ -310,7 +310,7 @@ export class Connection {
       this.respond(this.errorResponse(id, this.refusing.code, this.refusing.message), batch);
       return;
     }
-    if (this.earlyCancels.take(id) && request.method !== 'initialize') {
+    if (this.earlyCancels.take(id) && request.method !== INITIALIZE) {
       // The peer cancelled it before it arrived: it never runs and gets no response.
       batch?.skip();
       return;

@@ -3,6 +3,8 @@
  * POST (the request every session starts with), whose 401 challenge names the resource metadata
  * and the scope. A server that cannot be reached fails as a connection does.
  */
+import { INITIALIZE } from '../jsonrpc/methods.js';
+import { PROBE_REVISION } from './eras/probeRevision.js';
 import { connectionError } from '../transports/http/client/networkError.js';
 
 /** The answer to the probe: its status and its `WWW-Authenticate` header. */
@@ -27,9 +29,9 @@ export async function probeServer(
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 0,
-      method: 'initialize',
+      method: INITIALIZE,
       params: {
-        protocolVersion: '2025-11-25',
+        protocolVersion: PROBE_REVISION,
         capabilities: {},
         clientInfo: { name: request.clientName, version: '0' },
       },

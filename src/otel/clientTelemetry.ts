@@ -13,6 +13,7 @@ import type {
   ToolCallView,
 } from '../client/instrumentation.js';
 import { ToolCallSpan } from './toolCallSpan.js';
+import { INITIALIZE, TOOLS_CALL } from '../jsonrpc/methods.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
 import { addNetwork } from './network.js';
@@ -82,7 +83,7 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
       throw error;
     }
     // The revision is negotiated by this very request: its answer names it.
-    if (method === 'initialize' && typeof result['protocolVersion'] === 'string') {
+    if (method === INITIALIZE && typeof result['protocolVersion'] === 'string') {
       metricAttributes[ATTR.protocolVersion] = result['protocolVersion'];
       span.setAttribute(ATTR.protocolVersion, result['protocolVersion']);
     }
@@ -96,13 +97,13 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): ClientIns
   };
   return Object.assign(requests, {
     toolCall: (call: ToolCallView) => {
-      const attributes = metricAttributesOf('tools/call', call.name, call.session);
+      const attributes = metricAttributesOf(TOOLS_CALL, call.name, call.session);
       if (call.session.sessionId !== undefined) attributes[ATTR.sessionId] = call.session.sessionId;
       if (options.recordArguments)
         addArguments(attributes, call.arguments, instruments.maxRecordedLength);
       const parent = context.active();
       const span = instruments.tracer.startSpan(
-        spanName('tools/call', call.name),
+        spanName(TOOLS_CALL, call.name),
         { kind: SpanKind.CLIENT, attributes },
         parent,
       );
@@ -130,7 +131,7 @@ function metricAttributesOf(
   session: ClientSessionView,
 ): Attributes {
   const attributes: Attributes = { [ATTR.methodName]: method };
-  if (method === 'tools/call') attributes[ATTR.operationName] = EXECUTE_TOOL;
+  if (method === TOOLS_CALL) attributes[ATTR.operationName] = EXECUTE_TOOL;
   if (tool !== undefined) attributes[ATTR.toolName] = tool;
   if (session.protocolVersion !== undefined)
     attributes[ATTR.protocolVersion] = session.protocolVersion;

@@ -6,6 +6,7 @@
  */
 import { SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
 import { ErrorCode, LocalError, RpcError } from '../jsonrpc/errors.js';
+import { TOOLS_CALL } from '../jsonrpc/methods.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { ATTR, CALLER_FAULT_CODES, isToolError, OTHER_ERROR, TOOL_ERROR } from './semconv.js';
 
@@ -52,7 +53,7 @@ export function serverErrorOutcome(method: string, error: unknown): Outcome {
       ? { errorType: undefined, statusCode: code, description: undefined }
       : { errorType: code, statusCode: code, description: error.message };
   }
-  if (method === 'tools/call' && error instanceof Error && error.name === 'ToolError')
+  if (method === TOOLS_CALL && error instanceof Error && error.name === 'ToolError')
     return TOOL_FAILED;
   const code = String(ErrorCode.InternalError);
   return { errorType: code, statusCode: code, description: 'Internal error', exception: error };

@@ -3,6 +3,7 @@
  * conventions, `docs/gen-ai/mcp.md` and `model/mcp/*.yaml`, status Development): attribute keys,
  * metric names, units and buckets, span names, and which outcomes count as errors.
  */
+import { TASKS_RESULT, TOOLS_CALL } from '../jsonrpc/methods.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 
 /** The attribute keys toolwire records (all strings unless noted). */
@@ -79,12 +80,12 @@ export function spanName(method: string, target: string | undefined): string {
 
 /** The tool a request names: `params.name` of `tools/call`, when it is a string. */
 export function toolNameOf(method: string, params: JsonObject | undefined): string | undefined {
-  if (method !== 'tools/call') return undefined;
+  if (method !== TOOLS_CALL) return undefined;
   const name = params?.['name'];
   return typeof name === 'string' ? name : undefined;
 }
 
 /** Whether a result is a tool's error result (`isError: true`, from `tools/call` or a task). */
 export function isToolError(method: string, result: JsonObject): boolean {
-  return (method === 'tools/call' || method === 'tasks/result') && result['isError'] === true;
+  return (method === TOOLS_CALL || method === TASKS_RESULT) && result['isError'] === true;
 }

@@ -6,6 +6,7 @@
  * `initialize`, notifications, the server's requests to the client, the session's duration.
  */
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
+import { TOOLS_CALL } from '../jsonrpc/methods.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { ServerInstrumentation } from '../server/instrumentation.js';
 import type { Middleware, MiddlewareRequest } from '../server/middleware.js';
@@ -53,12 +54,12 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
     const { method, params } = request;
     // Only a registered tool names the span and the metric: a name the caller made up would
     // give both unbounded cardinality.
-    const tool = method === 'tools/call' ? request.tool?.name : undefined;
+    const tool = method === TOOLS_CALL ? request.tool?.name : undefined;
     const metricAttributes: Attributes = {
       [ATTR.methodName]: method,
       [ATTR.protocolVersion]: request.session.protocolVersion,
     };
-    if (method === 'tools/call') metricAttributes[ATTR.operationName] = EXECUTE_TOOL;
+    if (method === TOOLS_CALL) metricAttributes[ATTR.operationName] = EXECUTE_TOOL;
     if (tool !== undefined) metricAttributes[ATTR.toolName] = tool;
     addNetwork(metricAttributes, request, request.httpVersion);
 
@@ -71,7 +72,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
     const requested = toolNameOf(method, params);
     if (tool === undefined && requested !== undefined)
       spanAttributes[ATTR.toolName] = requested.slice(0, MAX_UNKNOWN_TOOL_NAME);
-    if (options.recordArguments && method === 'tools/call' && params?.['arguments'] !== undefined) {
+    if (options.recordArguments && method === TOOLS_CALL && params?.['arguments'] !== undefined) {
       const json = recordedJson(params['arguments'], instruments.maxRecordedLength);
       if (json !== undefined) spanAttributes[ATTR.toolCallArguments] = json;
     }
@@ -103,7 +104,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
       throw error;
     }
     const outcome = resultOutcome(method, result);
-    if (options.recordResults && method === 'tools/call' && outcome.errorType === undefined) {
+    if (options.recordResults && method === TOOLS_CALL && outcome.errorType === undefined) {
       const json = recordedJson(result, instruments.maxRecordedLength);
       if (json !== undefined) span.setAttribute(ATTR.toolCallResult, json);
     }

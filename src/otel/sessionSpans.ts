@@ -9,6 +9,7 @@
 import { context, SpanKind, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { IncomingRequestView, SessionObserver } from '../jsonrpc/interceptors.js';
 import type { MessageInfo } from '../jsonrpc/transport.js';
+import { INITIALIZE } from '../jsonrpc/methods.js';
 import type { JsonObject, JsonRpcNotification, RequestId } from '../jsonrpc/types.js';
 import type { Instruments } from './instruments.js';
 import { addNetwork, addPeer, type NetworkFacts } from './network.js';
@@ -128,7 +129,7 @@ export function sessionSpans(instruments: Instruments, facts: SessionFacts): Ses
       }
       // The revision is negotiated by this very request: its answer names it.
       const version = result['protocolVersion'];
-      if (request.method === 'initialize' && typeof version === 'string') {
+      if (request.method === INITIALIZE && typeof version === 'string') {
         metricAttributes[ATTR.protocolVersion] = version;
         span.setAttribute(ATTR.protocolVersion, version);
       }

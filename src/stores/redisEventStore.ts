@@ -11,6 +11,7 @@
  * responses and requests are always kept; a progress notification replaces the one stored for
  * its token; other notifications are kept up to a count and a size, the oldest dropped first.
  */
+import { PROGRESS } from '../jsonrpc/methods.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { SharedEventStore } from '../transports/http/server/sessions/cluster/cluster.js';
 import {
@@ -112,7 +113,7 @@ return 1
  */
 function tierOf(message: JsonRpcMessage): { tier: 'k' | 'p' | 'o'; token: string } {
   if (!('method' in message) || 'id' in message) return { tier: 'k', token: '' };
-  if (message.method === 'notifications/progress') {
+  if (message.method === PROGRESS) {
     const token = message.params?.['progressToken'];
     if (typeof token === 'string' || typeof token === 'number')
       return { tier: 'p', token: `${typeof token}:${token}` };

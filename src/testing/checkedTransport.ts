@@ -12,7 +12,7 @@ import type {
   SendOptions,
   Transport,
 } from '../index.js';
-import { messageProblems } from './wireMessages.js';
+import { messageProblems } from './eras/rev2025/wireMessages.js';
 import type { WireSchema } from './wireSchema.js';
 import { WireViolation } from './wireViolation.js';
 
@@ -68,7 +68,7 @@ export class CheckedTransport implements Transport {
       if ('id' in m) {
         this.methods.set(m.id, m.method);
         this.waiting.add(m.id);
-      } else if (m.method === 'notifications/cancelled') {
+      } else if (m.method === this.check.schema.methodOf('CancelledNotification')) {
         // The caller gave up: a later answer, if any, is not awaited.
         const id = m.params?.['requestId'];
         if (typeof id === 'string' || typeof id === 'number') this.waiting.delete(id);

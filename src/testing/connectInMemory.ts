@@ -17,7 +17,7 @@ import {
   type Transport,
 } from '../index.js';
 import { CheckedTransport } from './checkedTransport.js';
-import { revisionSchema } from './revisionSchemas.js';
+import { revisionSchema } from './eras/revisionSchemas.js';
 import type { WireViolation } from './wireViolation.js';
 
 /** Options of {@link connectInMemory}. */
@@ -72,8 +72,9 @@ export interface InMemoryConnection {
  * wire) at one revision, for a test:
  *
  * ```ts
+ * // Any of SUPPORTED_PROTOCOL_VERSIONS (from 'toolwire'): here the newest.
  * const { client, close } = await connectInMemory(server, {
- *   revision: '2025-06-18',
+ *   revision: LATEST_PROTOCOL_VERSION,
  *   validateWire: true,
  * });
  * try {

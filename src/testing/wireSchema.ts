@@ -77,6 +77,17 @@ export class WireSchema {
     return Object.hasOwn(this.definitions, definition);
   }
 
+  /**
+   * The method a request or notification definition fixes (its `method` property's `const`), so
+   * that method names come from the specification's schema rather than being spelled here.
+   */
+  methodOf(definition: string): string | undefined {
+    const shape = this.definitions[definition] as
+      { properties?: { method?: { const?: unknown } } } | undefined;
+    const method = shape?.properties?.method?.const;
+    return typeof method === 'string' ? method : undefined;
+  }
+
   /** The problems of `value` as a `definition` (empty when it is valid). */
   check(definition: string, value: unknown): SchemaProblem[] {
     let validate = this.compiled.get(definition);

@@ -10,11 +10,8 @@
  *   lost. Their number is bounded by the requests in flight, since a congested transport stops
  *   reading new ones.
  */
-import { PROGRESS } from '../jsonrpc/methods.js';
+import { LOG_MESSAGE, PROGRESS } from '../jsonrpc/methods.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-
-/** MCP's log message notification: the one kind of message that may be dropped under load. */
-const LOG_MESSAGE = 'notifications/message';
 
 /** Log messages that may wait for a congested reader before further ones are dropped. */
 export const DEFAULT_MAX_HELD_LOGS = 100;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without type declarations
 import * as specSchemas from '../../scripts/specSchemas.mjs';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
-import { revisionSchema } from '../../src/testing/revisionSchemas.js';
+import { revisionSchema } from '../../src/testing/eras/revisionSchemas.js';
 import { describeProblem } from '../../src/testing/wireViolation.js';
 import { ROOT } from '../support/paths.js';
 import { EXAMPLES_2025_11_25, schemaFile, validateDefinition } from '../support/specSchemas.js';

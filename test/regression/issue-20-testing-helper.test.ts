@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
 import { McpServer } from '../../src/server.js';
-import { revisionSchema } from '../../src/testing/revisionSchemas.js';
+import { revisionSchema } from '../../src/testing/eras/revisionSchemas.js';
 import { connectInMemory, WireViolation } from '../../src/testing.js';
 
 const text = (r: { content: unknown[] }) => (r.content[0] as { text: string }).text;

@@ -15,7 +15,7 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import type { ProtocolVersion, Revision } from '../../src/protocol/versions.js';
-import { messageProblems } from '../../src/testing/wireMessages.js';
+import { messageProblems } from '../../src/testing/eras/rev2025/wireMessages.js';
 import { WireSchema, type AjvClasses } from '../../src/testing/wireSchema.js';
 import { describeProblem } from '../../src/testing/wireViolation.js';
 

@@ -3,13 +3,14 @@
  * `notifications/initialized`, `ping`, `logging/setLevel`) and its 2026 replacement
  * (`server/discover`; the log level travels in each request's `_meta` there).
  */
+import { INITIALIZE, INITIALIZED } from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parseInitializeParams, parseSetLevelParams } from '../params.js';
 import type { InitializeParams, InitializeResult, LoggingLevel } from '../types.js';
 import { ERA_2025, ERA_2026, notification, request } from './descriptor.js';
 
 /** `initialize`: the 2025 handshake that agrees on a revision and capabilities. */
-export const Initialize = request<InitializeParams, InitializeResult>('initialize', {
+export const Initialize = request<InitializeParams, InitializeResult>(INITIALIZE, {
   direction: 'client-to-server',
   since: '2024-11-05',
   eras: ERA_2025,
@@ -17,7 +18,7 @@ export const Initialize = request<InitializeParams, InitializeResult>('initializ
 });
 
 /** `notifications/initialized`: the client is ready after `initialize`. */
-export const Initialized = notification<JsonObject>('notifications/initialized', {
+export const Initialized = notification<JsonObject>(INITIALIZED, {
   direction: 'client-to-server',
   since: '2024-11-05',
   eras: ERA_2025,

@@ -3,7 +3,13 @@
  * progress, log messages, the other list_changed kinds) and of `subscriptions/listen`, the 2026
  * stream that carries list_changed and task notifications.
  */
-import { CANCELLED, PROGRESS } from '../../jsonrpc/methods.js';
+import {
+  CANCELLED,
+  LOG_MESSAGE,
+  PROGRESS,
+  PROMPTS_LIST_CHANGED,
+  RESOURCES_LIST_CHANGED,
+} from '../../jsonrpc/methods.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { LoggingMessageParams, ProgressParams } from '../types.js';
 import { BOTH_ERAS, ERA_2026, notification, request } from './descriptor.js';
@@ -23,7 +29,7 @@ export const ProgressNotification = notification<ProgressParams>(PROGRESS, {
 });
 
 /** `notifications/message`: a log message (per request level in 2026-07-28). */
-export const LoggingMessage = notification<LoggingMessageParams>('notifications/message', {
+export const LoggingMessage = notification<LoggingMessageParams>(LOG_MESSAGE, {
   direction: 'server-to-client',
   since: '2024-11-05',
   eras: BOTH_ERAS,
@@ -31,7 +37,7 @@ export const LoggingMessage = notification<LoggingMessageParams>('notifications/
 });
 
 /** `notifications/prompts/list_changed` (toolwire serves no prompts; named for the HTTP stream). */
-export const PromptListChanged = notification<JsonObject>('notifications/prompts/list_changed', {
+export const PromptListChanged = notification<JsonObject>(PROMPTS_LIST_CHANGED, {
   direction: 'server-to-client',
   since: '2024-11-05',
   eras: BOTH_ERAS,
@@ -39,15 +45,12 @@ export const PromptListChanged = notification<JsonObject>('notifications/prompts
 });
 
 /** `notifications/resources/list_changed` (toolwire serves no resources; named likewise). */
-export const ResourceListChanged = notification<JsonObject>(
-  'notifications/resources/list_changed',
-  {
-    direction: 'server-to-client',
-    since: '2024-11-05',
-    eras: BOTH_ERAS,
-    capability: { of: 'server', key: 'resources' },
-  },
-);
+export const ResourceListChanged = notification<JsonObject>(RESOURCES_LIST_CHANGED, {
+  direction: 'server-to-client',
+  since: '2024-11-05',
+  eras: BOTH_ERAS,
+  capability: { of: 'server', key: 'resources' },
+});
 
 /** The filter of `subscriptions/listen`. */
 export interface ListenParams {

@@ -3,6 +3,7 @@
  * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`) and the 2026 tasks
  * extension (`tasks/get`, `tasks/update`, `tasks/cancel`, `notifications/tasks`).
  */
+import { TASKS_RESULT } from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parsePaginatedParams, parseTaskIdParams } from '../params.js';
 import { BOTH_ERAS, ERA_2025, ERA_2026, notification, request } from './descriptor.js';
@@ -20,7 +21,7 @@ export const GetTask = request<TaskIdParams, JsonObject>('tasks/get', {
 });
 
 /** `tasks/result`: waits for a task's result (2025 only: the 2026 extension removed it). */
-export const GetTaskResult = request<TaskIdParams, JsonObject>('tasks/result', {
+export const GetTaskResult = request<TaskIdParams, JsonObject>(TASKS_RESULT, {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: ERA_2025,

@@ -1,4 +1,5 @@
 /** @module Descriptors of the tools methods: `tools/list`, `tools/call` and their list_changed. */
+import { TOOLS_CALL, TOOLS_LIST_CHANGED } from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parseCallToolParams, parsePaginatedParams } from '../params.js';
 import type { CallToolResult, ListToolsResult } from '../types.js';
@@ -15,7 +16,7 @@ export const ListTools = request<PaginatedParams, ListToolsResult>('tools/list',
 });
 
 /** `tools/call` */
-export const CallTool = request<CallToolParams, CallToolResult>('tools/call', {
+export const CallTool = request<CallToolParams, CallToolResult>(TOOLS_CALL, {
   direction: 'client-to-server',
   since: '2024-11-05',
   eras: BOTH_ERAS,
@@ -27,7 +28,7 @@ export const CallTool = request<CallToolParams, CallToolResult>('tools/call', {
  * `notifications/tools/list_changed`: pushed on the session in 2025, only on a
  * `subscriptions/listen` stream in 2026-07-28.
  */
-export const ToolListChanged = notification<JsonObject>('notifications/tools/list_changed', {
+export const ToolListChanged = notification<JsonObject>(TOOLS_LIST_CHANGED, {
   direction: 'server-to-client',
   since: '2024-11-05',
   eras: BOTH_ERAS,

@@ -3,12 +3,13 @@
  * SEP-2243): `Mcp-Method`, and `Mcp-Name` for the methods that name what they act on, so that
  * proxies and load balancers route without reading the body.
  */
+import { TOOLS_CALL } from '../../../jsonrpc/methods.js';
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
 import { headerValue } from '../shared/headerValue.js';
 
 /** The request methods whose `Mcp-Name` header mirrors a param, and which param. */
 const NAMED: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
+  [TOOLS_CALL]: 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
 };

@@ -4,6 +4,7 @@
  * the server announced; the standalone GET stream carries server-initiated messages; a 404 on the
  * session makes the transport open a new session by replaying `initialize`; DELETE on close.
  */
+import { INITIALIZE, INITIALIZED } from '../../../jsonrpc/methods.js';
 import { sleep } from '../../../jsonrpc/sleep.js';
 import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
 import { LocalError } from '../../../jsonrpc/errors.js';
@@ -46,7 +47,7 @@ function isInitialize(message: JsonRpcMessage | JsonRpcMessage[]): message is Js
   return (
     !Array.isArray(message) &&
     'method' in message &&
-    message.method === 'initialize' &&
+    message.method === INITIALIZE &&
     'id' in message
   );
 }
@@ -218,11 +219,7 @@ export class StreamableHttpClientTransport implements Transport {
         `HTTP ${response.status} from ${this.url.href}${text ? `: ${text.slice(0, 200)}` : ''}`,
       );
     }
-    if (
-      !Array.isArray(message) &&
-      'method' in message &&
-      message.method === 'notifications/initialized'
-    )
+    if (!Array.isArray(message) && 'method' in message && message.method === INITIALIZED)
       this.openStandalone();
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (ids.length === 0) {
@@ -467,7 +464,7 @@ export class StreamableHttpClientTransport implements Transport {
         );
       this.session = response.headers.get('mcp-session-id') ?? undefined;
       this.standaloneOpen = false;
-      await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, false);
+      await this.post({ jsonrpc: '2.0', method: INITIALIZED }, false);
     })().finally(() => {
       this.reinitializing = undefined;
     });

@@ -3,6 +3,7 @@
  * one message or a batch, its request ids and whether it initializes a session, or why the
  * messages are refused as a whole (each one's own problems are the connection's to answer).
  */
+import { INITIALIZE } from '../../../jsonrpc/methods.js';
 import { classifyMessage, isRequestId, type Classified } from '../../../jsonrpc/guards.js';
 import type { RequestId } from '../../../jsonrpc/types.js';
 
@@ -29,7 +30,7 @@ export function checkMessages(value: unknown): CheckedPost | string {
     const c = classifyMessage(value);
     const id = awaitedId(c);
     if (typeof id === 'object') return id.refused;
-    const initialize = c.kind === 'request' && c.message.method === 'initialize';
+    const initialize = c.kind === 'request' && c.message.method === INITIALIZE;
     const requestIds = id === undefined ? NO_REQUESTS : [id];
     return { messages: [value], batch: false, initialize, requestIds, classified: [c] };
   }
@@ -46,7 +47,7 @@ export function checkMessages(value: unknown): CheckedPost | string {
     if (typeof id === 'object') return id.refused;
     if (id === undefined) continue;
     if (c.kind === 'request') {
-      if (c.message.method === 'initialize') initialize = true;
+      if (c.message.method === INITIALIZE) initialize = true;
       if (seen.has(id)) return `Request id ${JSON.stringify(id)} appears twice`;
     }
     seen.add(id);

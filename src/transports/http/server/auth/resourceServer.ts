@@ -5,6 +5,7 @@
  * and the scopes needed, 403 `insufficient_scope` naming every scope the request needs, 400 for a
  * malformed request. The order of the checks is in docs/authorization.md.
  */
+import { TOOLS_CALL } from '../../../../jsonrpc/methods.js';
 import type { Classified } from '../../../../jsonrpc/guards.js';
 import { isPlainObject } from '../../../../jsonrpc/guards.js';
 import { hasScopes, scopeListProblem } from '../../../../jsonrpc/scopes.js';
@@ -155,7 +156,7 @@ export class OAuthResourceServer {
     let needed: Set<string> | undefined;
     let lacking = false;
     for (const c of classified) {
-      if (c.kind !== 'request' || c.message.method !== 'tools/call') continue;
+      if (c.kind !== 'request' || c.message.method !== TOOLS_CALL) continue;
       const params = c.message.params;
       const name = isPlainObject(params) ? params['name'] : undefined;
       const scopes = typeof name === 'string' ? toolScopes(name) : undefined;

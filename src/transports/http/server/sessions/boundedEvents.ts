@@ -8,6 +8,7 @@
  * beyond them the oldest are dropped, progress last (one per token, it is what a client most
  * needs to see).
  */
+import { PROGRESS as PROGRESS_METHOD } from '../../../../jsonrpc/methods.js';
 import type { JsonRpcMessage } from '../../../../jsonrpc/types.js';
 
 /** Bounds on the notifications one stream keeps. */
@@ -48,7 +49,7 @@ interface Entry extends BoundedEvent {
 
 /** The progress token of a progress notification, else undefined. */
 function progressToken(message: JsonRpcMessage): string | number | undefined {
-  if (!('method' in message) || message.method !== 'notifications/progress') return undefined;
+  if (!('method' in message) || message.method !== PROGRESS_METHOD) return undefined;
   const token = (message.params as { progressToken?: unknown } | undefined)?.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }

@@ -4,6 +4,11 @@
  * POST that carried its request, a message related to a request on that request's stream, and
  * anything else on the standalone GET stream (kept for the next GET when none is open).
  */
+import {
+  PROMPTS_LIST_CHANGED,
+  RESOURCES_LIST_CHANGED,
+  TOOLS_LIST_CHANGED,
+} from '../../../../jsonrpc/methods.js';
 import { LocalError } from '../../../../jsonrpc/errors.js';
 import type { MessageInfo, SendOptions, Transport } from '../../../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../../../jsonrpc/types.js';
@@ -47,11 +52,7 @@ export interface SessionPeers {
  * Notifications every instance sends on its own (each has its own tool registry, changed in step
  * by the application): forwarding them too would deliver one per instance.
  */
-const PER_INSTANCE = new Set([
-  'notifications/tools/list_changed',
-  'notifications/resources/list_changed',
-  'notifications/prompts/list_changed',
-]);
+const PER_INSTANCE = new Set([TOOLS_LIST_CHANGED, RESOURCES_LIST_CHANGED, PROMPTS_LIST_CHANGED]);
 
 /** The headers of a POST's reply that does not carry `initialize`: the same for every session. */
 const PLAIN_HEADERS: ReplyHeaders = { json: JSON_HEADERS, sse: SSE_HEADERS };

@@ -3,6 +3,7 @@
  * sessions it creates, adopting those another instance created, routing client messages that
  * belong elsewhere, and acting on what other instances publish.
  */
+import { INITIALIZED } from '../../../../../jsonrpc/methods.js';
 import type { Classified } from '../../../../../jsonrpc/guards.js';
 import type { Identity } from '../../../../../jsonrpc/transport.js';
 import type { JsonObject } from '../../../../../jsonrpc/types.js';
@@ -27,7 +28,7 @@ export type Adoption =
   | { ok: false; failure: 'unknownSession' | 'storeUnavailable' | 'tooManySessions' };
 
 /** Client notifications that only matter where they arrive. */
-const LOCAL_NOTIFICATIONS = new Set(['notifications/initialized']);
+const LOCAL_NOTIFICATIONS = new Set([INITIALIZED]);
 
 /** Sessions shared with other instances. */
 export class ClusterSessions {

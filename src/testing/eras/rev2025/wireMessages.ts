@@ -1,53 +1,77 @@
 /**
  * @module Which definition of a revision's schema each JSON-RPC message must satisfy, and the
- * check itself: the envelope, then the request, notification, result or error inside it.
+ * check itself: the envelope, then the request, notification, result or error inside it. These
+ * are the 2025 era's messages (its methods, and batches only in 2025-03-26); the 2026 era's
+ * check will sit beside this one in eras/.
  */
-import type { ProtocolVersion } from '../index.js';
-import type { SchemaProblem, WireSchema } from './wireSchema.js';
+import type { ProtocolVersion } from '../../../index.js';
+import type { SchemaProblem, WireSchema } from '../../wireSchema.js';
 
-/** The definition of each method's result. */
-const RESULT_OF: Readonly<Record<string, string>> = {
-  initialize: 'InitializeResult',
-  'tools/list': 'ListToolsResult',
-  'tools/call': 'CallToolResult',
-  ping: 'EmptyResult',
-  'logging/setLevel': 'EmptyResult',
-  'sampling/createMessage': 'CreateMessageResult',
-  'elicitation/create': 'ElicitResult',
-  'roots/list': 'ListRootsResult',
-  'tasks/get': 'GetTaskResult',
-  'tasks/list': 'ListTasksResult',
-  'tasks/cancel': 'CancelTaskResult',
+/**
+ * The requests toolwire sends or answers, each with the definition of its result. Method names
+ * are read from each definition's `method` const in the revision's schema (WireSchema.methodOf):
+ * the specification spells them, so this table does not.
+ */
+const REQUESTS: ReadonlyArray<readonly [request: string, result: string]> = [
+  ['InitializeRequest', 'InitializeResult'],
+  ['PingRequest', 'EmptyResult'],
+  ['ListToolsRequest', 'ListToolsResult'],
+  ['CallToolRequest', 'CallToolResult'],
+  ['SetLevelRequest', 'EmptyResult'],
+  ['CreateMessageRequest', 'CreateMessageResult'],
+  ['ElicitRequest', 'ElicitResult'],
+  ['ListRootsRequest', 'ListRootsResult'],
+  ['GetTaskRequest', 'GetTaskResult'],
   // toolwire runs only tools/call as tasks, so a task's payload is a CallToolResult.
-  'tasks/result': 'CallToolResult',
-};
+  ['GetTaskPayloadRequest', 'CallToolResult'],
+  ['ListTasksRequest', 'ListTasksResult'],
+  ['CancelTaskRequest', 'CancelTaskResult'],
+];
 
-/** The definition of each request. */
-const REQUEST_OF: Readonly<Record<string, string>> = {
-  initialize: 'InitializeRequest',
-  ping: 'PingRequest',
-  'tools/list': 'ListToolsRequest',
-  'tools/call': 'CallToolRequest',
-  'logging/setLevel': 'SetLevelRequest',
-  'sampling/createMessage': 'CreateMessageRequest',
-  'elicitation/create': 'ElicitRequest',
-  'roots/list': 'ListRootsRequest',
-  'tasks/get': 'GetTaskRequest',
-  'tasks/result': 'GetTaskPayloadRequest',
-  'tasks/list': 'ListTasksRequest',
-  'tasks/cancel': 'CancelTaskRequest',
-};
+/** The notifications toolwire sends or receives. */
+const NOTIFICATIONS: readonly string[] = [
+  'InitializedNotification',
+  'LoggingMessageNotification',
+  'ProgressNotification',
+  'CancelledNotification',
+  'ToolListChangedNotification',
+  'RootsListChangedNotification',
+  'TaskStatusNotification',
+];
 
-/** The definition of each notification. */
-const NOTIFICATION_OF: Readonly<Record<string, string>> = {
-  'notifications/initialized': 'InitializedNotification',
-  'notifications/message': 'LoggingMessageNotification',
-  'notifications/progress': 'ProgressNotification',
-  'notifications/cancelled': 'CancelledNotification',
-  'notifications/tools/list_changed': 'ToolListChangedNotification',
-  'notifications/roots/list_changed': 'RootsListChangedNotification',
-  'notifications/tasks/status': 'TaskStatusNotification',
-};
+/** A revision's tables, by method: the definitions of its requests, results and notifications. */
+interface MethodTables {
+  readonly request: ReadonlyMap<string, string>;
+  readonly result: ReadonlyMap<string, string>;
+  readonly notification: ReadonlyMap<string, string>;
+  /** The method of `tools/call` (whose response may be a CreateTaskResult). */
+  readonly callTool: string | undefined;
+}
+
+const tablesOf = new WeakMap<WireSchema, MethodTables>();
+
+/** The tables of `schema`, built once: only the definitions the revision has. */
+function tables(schema: WireSchema): MethodTables {
+  let found = tablesOf.get(schema);
+  if (found === undefined) {
+    const request = new Map<string, string>();
+    const result = new Map<string, string>();
+    const notification = new Map<string, string>();
+    for (const [definition, resultDefinition] of REQUESTS) {
+      const method = schema.methodOf(definition);
+      if (method === undefined) continue;
+      request.set(method, definition);
+      result.set(method, resultDefinition);
+    }
+    for (const definition of NOTIFICATIONS) {
+      const method = schema.methodOf(definition);
+      if (method !== undefined) notification.set(method, definition);
+    }
+    found = { request, result, notification, callTool: schema.methodOf('CallToolRequest') };
+    tablesOf.set(schema, found);
+  }
+  return found;
+}
 
 type Message = Record<string, unknown>;
 
@@ -110,16 +134,17 @@ export function messageProblems(check: MessageCheck, message: unknown): SchemaPr
     const method = methodOf(m['id'] as string | number);
     const result = m['result'];
     // A task-augmented tools/call is answered with a CreateTaskResult (the unions of the schema omit it).
+    const { callTool, result: resultOf } = tables(schema);
     const createsTask =
-      method === 'tools/call' && typeof result === 'object' && result !== null && 'task' in result;
-    const definition = createsTask ? 'CreateTaskResult' : method ? RESULT_OF[method] : undefined;
+      method === callTool && typeof result === 'object' && result !== null && 'task' in result;
+    const definition = createsTask ? 'CreateTaskResult' : method ? resultOf.get(method) : undefined;
     if (definition === undefined)
       return [...envelope, problem(`a response to an unknown request ${String(m['id'])}`)];
     return [...envelope, ...checked(schema, { definition, value: result, under: '/result' })];
   }
   const method = String(m['method']);
   const isRequest = 'id' in m;
-  const definition = (isRequest ? REQUEST_OF : NOTIFICATION_OF)[method];
+  const definition = tables(schema)[isRequest ? 'request' : 'notification'].get(method);
   if (definition === undefined || !schema.has(definition))
     return [
       problem(`${isRequest ? 'request' : 'notification'} ${method} does not exist in ${revision}`),

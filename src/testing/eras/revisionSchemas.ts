@@ -3,19 +3,20 @@
  * (schemas/: the specification's files with their descriptions left out; source, commit and
  * licence in schemas/README.md and schemas/LICENSE). Nothing is loaded until a revision is first
  * asked for: then its schema (a separate chunk of the bundle) and Ajv are imported, and the
- * strict schema is built once and kept for every later connection at that revision.
+ * strict schema is built once and kept for every later connection at that revision. In eras/:
+ * the table below names every revision, and a new era's revisions are added here.
  */
-import type { ProtocolVersion } from '../index.js';
-import { WireSchema, type AjvClasses } from './wireSchema.js';
+import type { ProtocolVersion } from '../../index.js';
+import { WireSchema, type AjvClasses } from '../wireSchema.js';
 
 type JsonModule = { default: unknown };
 
 /** One import per revision, so that a bundler keeps each schema in a file of its own. */
 const SCHEMAS: Readonly<Record<ProtocolVersion, () => Promise<JsonModule>>> = {
-  '2024-11-05': () => import('./schemas/2024-11-05.json', { with: { type: 'json' } }),
-  '2025-03-26': () => import('./schemas/2025-03-26.json', { with: { type: 'json' } }),
-  '2025-06-18': () => import('./schemas/2025-06-18.json', { with: { type: 'json' } }),
-  '2025-11-25': () => import('./schemas/2025-11-25.json', { with: { type: 'json' } }),
+  '2024-11-05': () => import('../schemas/2024-11-05.json', { with: { type: 'json' } }),
+  '2025-03-26': () => import('../schemas/2025-03-26.json', { with: { type: 'json' } }),
+  '2025-06-18': () => import('../schemas/2025-06-18.json', { with: { type: 'json' } }),
+  '2025-11-25': () => import('../schemas/2025-11-25.json', { with: { type: 'json' } }),
 };
 
 /** A CommonJS module's main export, whether it arrives as `default` or as the module itself. */
