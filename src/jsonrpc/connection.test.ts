@@ -300,37 +300,51 @@ describe('Connection: outgoing requests', () => {
 
   it('resets the timeout on progress, but never past the maximum total time', async () => {
     const { transport, connection } = await scripted();
-    const updates: number[] = [];
-    const started = Date.now();
-    const pending = connection.request(
-      'long',
-      {},
-      {
-        timeoutMs: 40,
-        maxTotalTimeoutMs: 150,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => updates.push(p.progress),
-      },
-    );
-    const req = (await transport.next()) as unknown as {
-      id: number;
-      params: { _meta: { progressToken: number } };
-    };
-    const token = req.params._meta.progressToken;
-    const ticker = setInterval(() => {
-      transport.inject({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: updates.length + 1 },
+    // Fake clocks: on a loaded machine a real 15 ms ticker can miss a 40 ms timeout.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const updates: number[] = [];
+      const started = Date.now();
+      const pending = connection.request(
+        'long',
+        {},
+        {
+          timeoutMs: 40,
+          maxTotalTimeoutMs: 150,
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => updates.push(p.progress),
+        },
+      );
+      const outcome = pending.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      let settled = false;
+      void outcome.then(() => (settled = true));
+      const req = (await transport.next()) as unknown as {
+        id: number;
+        params: { _meta: { progressToken: number } };
+      };
+      const token = req.params._meta.progressToken;
+      // Progress every 15 ms: the 40 ms timeout never fires, the 150 ms total does.
+      for (let tick = 0; tick < 40 && !settled; tick++) {
+        await vi.advanceTimersByTimeAsync(15);
+        transport.inject({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: updates.length + 1 },
+        });
+        await Promise.resolve();
+      }
+      expect(await outcome).toMatchObject({
+        code: 'timeout',
+        message: expect.stringContaining('maximum total'),
       });
-    }, 15);
-    await expect(pending).rejects.toMatchObject({
-      code: 'timeout',
-      message: expect.stringContaining('maximum total'),
-    });
-    clearInterval(ticker);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(updates.length).toBeGreaterThan(3);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+      expect(updates.length).toBeGreaterThan(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('drops progress values that do not increase', async () => {
