@@ -3,8 +3,6 @@
  * requests to the client made on behalf of the call, the session and the caller's identity.
  */
 import type { Cancellation } from '../jsonrpc/cancellation.js';
-import { LocalError } from '../jsonrpc/errors.js';
-import { isPlainObject } from '../jsonrpc/guards.js';
 import { RELATED_TASK, type Task } from '../tasks/taskTypes.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
 import type { Identity, TransportNetwork } from '../jsonrpc/transport.js';
@@ -24,8 +22,14 @@ import {
   type ProgressParams,
 } from '../protocol/types.js';
 import type { RevisionProfile } from '../protocol/eras/era.js';
-import { CreateMessage, Elicit, ListRoots } from '../protocol/methods.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
+import type {
+  InputAnswer,
+  InputCall,
+  InputChannel,
+  InputRequest,
+  TaskBinding,
+} from './input/inputChannel.js';
 import type { OutputPolicy } from './outputPolicy.js';
 import { sanitizeText } from './sanitizeResult.js';
 
@@ -110,6 +114,8 @@ export interface SessionPort {
   log(message: LoggingMessageParams, relatedRequestId?: RequestId): void;
   sendProgress(params: ProgressParams, relatedRequestId: RequestId | undefined): void;
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+  /** How the session's calls ask the client for input (push in 2025; chosen by its front). */
+  readonly input: InputChannel;
   closeStream(requestId: RequestId): void;
   /** Sends `notifications/tasks/status`. */
   sendTaskStatus(task: Task): void;
@@ -121,14 +127,8 @@ export interface SessionPort {
   readonly network: TransportNetwork | undefined;
 }
 
-/** How a call running as a task reaches its client (see server/taskRuntime.ts). */
-export interface TaskBinding {
-  readonly taskId: string;
-  /** The stream task messages go on now: a waiting `tasks/result`, if any (else the session's). */
-  route(): RequestId | undefined;
-  /** The handler started (true) or stopped (false) waiting on the client: `input_required`. */
-  inputRequired(waiting: boolean): void;
-}
+// Kept importable from here, where the call pipeline and the task runtime have always found it.
+export type { TaskBinding } from './input/inputChannel.js';
 
 /** What {@link CallContext} is built from. */
 export interface CallContextOptions {
@@ -143,6 +143,8 @@ export interface CallContextOptions {
   identity: Identity | undefined;
   /** The output policy of the call's tool: progress messages are tool-provided text too. */
   outputPolicy?: OutputPolicy | undefined;
+  /** How the call asks the client for input; default: the session's channel (`session.input`). */
+  input?: InputChannel | undefined;
 }
 
 /**
@@ -165,6 +167,7 @@ export class CallContext implements ToolContext {
   private active = true;
   private logger: ToolLogger | undefined;
   private readonly outputPolicy: OutputPolicy | undefined;
+  private readonly input: InputChannel | undefined;
   private progressFn: ToolContext['progress'] | undefined;
   private sampleFn: ToolContext['sample'] | undefined;
   private elicitFn: ToolContext['elicit'] | undefined;
@@ -173,6 +176,7 @@ export class CallContext implements ToolContext {
 
   constructor(options: CallContextOptions) {
     this.outputPolicy = options.outputPolicy;
+    this.input = options.input;
     this.port = options.session;
     this.session = options.session.info;
     this.requestId = options.requestId;
@@ -211,15 +215,16 @@ export class CallContext implements ToolContext {
   }
 
   get sample(): ToolContext['sample'] {
-    return (this.sampleFn ??= (params, options) => this.askSampling(params, options));
+    return (this.sampleFn ??= (params, options) => this.ask({ kind: 'sampling', params }, options));
   }
 
   get elicit(): ToolContext['elicit'] {
-    return (this.elicitFn ??= (params, options) => this.askElicitation(params, options));
+    return (this.elicitFn ??= (params, options) =>
+      this.ask({ kind: 'elicitation', params }, options));
   }
 
   get listRoots(): ToolContext['listRoots'] {
-    return (this.listRootsFn ??= (options) => this.askRoots(options));
+    return (this.listRootsFn ??= (options) => this.ask({ kind: 'roots' }, options));
   }
 
   get closeStream(): ToolContext['closeStream'] {
@@ -256,92 +261,18 @@ export class CallContext implements ToolContext {
     this.port.sendProgress(params, this.task ? this.task.route() : this.requestId);
   }
 
-  private async askSampling(
-    params: CreateMessageParams,
+  /** Asks the client through the session's input channel, on behalf of this call. */
+  private ask<R extends InputRequest>(
+    request: R,
     options: ClientRequestOptions | undefined,
-  ): Promise<CreateMessageResult> {
-    const caps = this.session.clientCapabilities;
-    if (!caps.sampling)
-      throw new LocalError('capability-missing', 'The client does not support sampling');
-    const wantsTools = params.tools !== undefined || params.toolChoice !== undefined;
-    if (wantsTools && (!this.port.profile.features.samplingTools || !caps.sampling.tools)) {
-      throw new LocalError(
-        'capability-missing',
-        'The client does not support tool use in sampling',
-      );
-    }
-    const result = await this.ask(CreateMessage.method, params as unknown as JsonObject, options);
-    return result as unknown as CreateMessageResult;
-  }
-
-  private async askElicitation(
-    params: ElicitParams,
-    options: ClientRequestOptions | undefined,
-  ): Promise<ElicitResult> {
-    const elicitation = this.session.clientCapabilities.elicitation;
-    const features = this.port.profile.features;
-    if (!elicitation || !features.elicitation) {
-      throw new LocalError('capability-missing', 'The client does not support elicitation');
-    }
-    if (params.mode === 'url') {
-      if (!elicitation.url || !features.elicitationModes) {
-        throw new LocalError(
-          'capability-missing',
-          'The client does not support URL-mode elicitation',
-        );
-      }
-      return (await this.ask(
-        Elicit.method,
-        params as unknown as JsonObject,
-        options,
-      )) as unknown as ElicitResult;
-    }
-    // An empty elicitation capability means form mode (2025-11-25 back-compat rule).
-    if (elicitation.url && !elicitation.form) {
-      throw new LocalError(
-        'capability-missing',
-        'The client does not support form-mode elicitation',
-      );
-    }
-    const sent: JsonObject = { ...params };
-    // `mode` does not exist before 2025-11-25.
-    if (!features.elicitationModes) delete sent['mode'];
-    return (await this.ask(Elicit.method, sent, options)) as unknown as ElicitResult;
-  }
-
-  private async askRoots(options: ClientRequestOptions | undefined): Promise<ListRootsResult> {
-    if (!this.session.clientCapabilities.roots) {
-      throw new LocalError('capability-missing', 'The client does not support roots');
-    }
-    return (await this.ask(ListRoots.method, {}, options)) as unknown as ListRootsResult;
-  }
-
-  private async ask(
-    method: string,
-    params: JsonObject,
-    options: ClientRequestOptions | undefined,
-  ): Promise<JsonObject> {
+  ): Promise<InputAnswer<R>> {
     const signal = options?.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal;
-    const task = this.task;
-    const request: RequestOptions = { signal };
-    if (options?.timeoutMs !== undefined) request.timeoutMs = options.timeoutMs;
-    if (!task) {
-      request.relatedRequestId = this.requestId;
-      return this.port.requestClient(method, params, request);
-    }
-    // A task's request to the client carries the related-task _meta and puts it in input_required.
-    const route = task.route();
-    if (route !== undefined) request.relatedRequestId = route;
-    const meta = isPlainObject(params['_meta']) ? params['_meta'] : {};
-    task.inputRequired(true);
-    try {
-      return await this.port.requestClient(
-        method,
-        { ...params, _meta: { ...meta, ...this.relatedTask() } },
-        request,
-      );
-    } finally {
-      task.inputRequired(false);
-    }
+    const call: InputCall = {
+      requestId: this.requestId,
+      signal,
+      timeoutMs: options?.timeoutMs,
+      task: this.task,
+    };
+    return (this.input ?? this.port.input).ask(request, call);
   }
 }

@@ -22,7 +22,10 @@ export interface RequestScope {
    * session in 2025; the request's own description (its `_meta`) in 2026.
    */
   readonly session: SessionInfo;
-  /** How the request's handlers reach the client (notifications, requests, streams). */
+  /**
+   * How the request's handlers reach the client (notifications, requests, streams), and through
+   * `port.input` the input channel its calls ask with (push in 2025, the front's choice).
+   */
   readonly port: SessionPort;
   /** The caller of one request: the transport's per-message identity, else the connection's. */
   identityOf(context: IncomingRequestContext): Identity | undefined;

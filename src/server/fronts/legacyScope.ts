@@ -9,6 +9,8 @@ import type { Era, RevisionProfile } from '../../protocol/eras/era.js';
 import { era2025 } from '../../protocol/eras/rev2025/era.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import type { RequestScope } from '../dispatch/requestScope.js';
+import type { InputChannel } from '../input/inputChannel.js';
+import { PushInputChannel } from '../input/pushInputChannel.js';
 import type { SessionInfo } from '../toolContext.js';
 import type { LegacyFront } from './legacyFront.js';
 
@@ -32,6 +34,7 @@ export class LegacyScope implements RequestScope {
   readonly clientCapabilities: ClientCapabilities;
   private readonly connection: LegacyScopeOptions['connection'];
   private readonly tasksRun: boolean;
+  private pushChannel: PushInputChannel | undefined;
 
   constructor(options: LegacyScopeOptions) {
     this.front = options.front;
@@ -44,6 +47,15 @@ export class LegacyScope implements RequestScope {
 
   get port(): LegacyFront {
     return this.front;
+  }
+
+  /** 2025 asks the client for input by push; built when a call first asks. */
+  get input(): InputChannel {
+    return (this.pushChannel ??= new PushInputChannel({
+      requester: this.front,
+      capabilities: this.clientCapabilities,
+      profile: this.profile,
+    }));
   }
 
   identityOf(context: IncomingRequestContext): Identity | undefined {

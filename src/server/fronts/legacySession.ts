@@ -40,6 +40,7 @@ import {
 import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { Task } from '../../tasks/taskTypes.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
+import type { InputChannel } from '../input/inputChannel.js';
 import { combinedObserver } from '../instrumentation.js';
 import {
   restoreState,
@@ -324,6 +325,11 @@ export class ServerSession implements LegacyFront {
   /** Sends a request to the client. */
   requestClient(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     return this.connection.request(method, params, options);
+  }
+
+  /** How this session's calls ask the client for input: its scope's push channel. */
+  get input(): InputChannel {
+    return this.negotiatedScope().input;
   }
 
   /** Pings the client. */
