@@ -10,7 +10,12 @@ import { parseCallToolParams } from '../protocol/params.js';
 import type { CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
-import { middlewareResult, middlewareToolError, outputStage } from './callResult.js';
+import {
+  middlewareResult,
+  middlewareToolError,
+  outputStage,
+  stageRunsOutside,
+} from './callResult.js';
 import { accessibleTool, admitCall, asPromise, runTool, type SlotHolder } from './callTool.js';
 import type { Admitted } from './rateLimitStore.js';
 import type { MiddlewareRequest } from './middleware.js';
@@ -83,7 +88,7 @@ export function callThroughChain(
         request,
         params: params as CallToolParams,
         entry: entry as ToolEntry,
-        staged: true,
+        exit: stageRunsOutside,
         slot,
       }),
     ).then((value) => {

@@ -8,7 +8,7 @@ import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
 import { callToolResultForRevision } from '../protocol/eras/rev2025/projection.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { RevisionFeatures } from '../protocol/versions.js';
-import type { CallDependencies, CallPlan } from './callPlan.js';
+import type { CallDependencies, CallPlan, StageExit } from './callPlan.js';
 import { compileOutputPolicy, type OutputPolicy } from './outputPolicy.js';
 import { checkToolResult } from './resultCheck.js';
 import { sanitizeStage } from './sanitizeResult.js';
@@ -123,13 +123,15 @@ export function outputStage(scope: OutputScope, out: CallToolResult): CallToolRe
   return callToolResultForRevision(toolError(message), features);
 }
 
-/**
- * The result as the session's revision receives it, through the output stage unless the chain
- * runs that stage itself ({@link CallPlan.staged}).
- */
+/** The `sanitize` stage's exit when the stage runs further out: the result passes unchanged. */
+export const stageRunsOutside: StageExit = (_scope, result) => result;
+
+/** The `sanitize` stage's exit when the stage sits right here: the output stage. */
+export const throughSanitizeStage: StageExit = outputStage;
+
+/** The result as the session's revision receives it, then out through {@link CallPlan.exit}. */
 export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  const out = callToolResultForRevision(result, plan.features);
-  return plan.staged ? out : outputStage(plan, out);
+  return plan.exit(plan, callToolResultForRevision(result, plan.features));
 }
 
 /**

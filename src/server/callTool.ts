@@ -12,15 +12,16 @@ import { argumentsProblem } from '../protocol/jsonValues.js';
 import { parseCallToolParams } from '../protocol/params.js';
 import { CallTool, type CallToolParams } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/types.js';
-import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
+import type { CallDependencies, CallPlan, CallRequest, StageExit } from './callPlan.js';
 import {
   checkOutput,
   middlewareResult,
   middlewareToolError,
   outputPolicyOf,
-  outputStage,
   projected,
+  stageRunsOutside,
   thrownToResult,
+  throughSanitizeStage,
 } from './callResult.js';
 import type { MiddlewareRequest } from './middleware.js';
 import { runSteps } from './middlewareChain.js';
@@ -255,7 +256,7 @@ export function callTool(
   const params = parseCallToolParams(request.params);
   const entry = accessibleTool(deps, session, { name: params.name, identity: request.identity });
   const admission = admitCall(deps, entry, request);
-  const run = { deps, session, request, params, entry, staged: false };
+  const run = { deps, session, request, params, entry, exit: throughSanitizeStage };
   if (admission instanceof Promise) return admission.then((a) => asPromise(runAdmitted(run, a)));
   return runAdmitted(run, admission);
 }
@@ -267,8 +268,11 @@ export interface ToolRun {
   readonly request: CallRequest;
   readonly params: CallToolParams;
   readonly entry: ToolEntry;
-  /** The output stage runs outside (the chain's `sanitize` stage). */
-  readonly staged: boolean;
+  /**
+   * The `sanitize` stage's exit for what this run answers: the stage itself on the inline path,
+   * a pass-through when the chain runs the stage as one of its steps.
+   */
+  readonly exit: StageExit;
   /**
    * The call's concurrency slot, when a cap took one. Whoever answers the call frees it when the
    * answer settles; a task-augmented call takes the release over (clearing it here) and frees
@@ -284,14 +288,13 @@ export interface SlotHolder {
 
 /**
  * The part of a call inside the stages: task negotiation, the tool's own middleware, argument
- * validation, the handler and its result. `staged`: the output stage runs outside (the chain's
- * `sanitize` stage).
+ * validation, the handler and its result, leaving through `run.exit`.
  */
 export function runTool(run: ToolRun): CallOutcome {
-  const { deps, session, request, params, entry, staged, slot } = run;
+  const { deps, session, request, params, entry, exit, slot } = run;
   const features = session.profile.features;
   const own = entry.middleware;
-  // The tool's own middleware sit inside the output stage: it runs after them.
+  // The tool's own middleware sit inside the `sanitize` stage: its exit comes after them.
   const plan: CallPlan = {
     deps,
     session,
@@ -299,7 +302,7 @@ export function runTool(run: ToolRun): CallOutcome {
     entry,
     meta: params._meta,
     features,
-    staged: staged || own !== undefined,
+    exit: own === undefined ? exit : stageRunsOutside,
   };
   if (own === undefined) return negotiateAndRun(plan, params, slot);
   const policy = request.policy ?? policyRequestOf(plan);
@@ -323,8 +326,7 @@ export function runTool(run: ToolRun): CallOutcome {
     },
     (thrown: unknown) => middlewareToolError(scope, thrown),
   );
-  if (staged) return out;
-  return out.then((result) => ('content' in result ? outputStage(plan, result) : result));
+  return out.then((result) => ('content' in result ? exit(plan, result) : result));
 }
 
 /** Task negotiation, then the task or the handler. */
@@ -352,7 +354,7 @@ function negotiateAndRun(
       const release = slot?.release;
       if (slot) slot.release = undefined; // the task frees it when its run ends
       return startToolTask(
-        { ...plan, staged: false },
+        { ...plan, exit: throughSanitizeStage },
         { tasks, ttl: params.task.ttl, args: params.arguments ?? {}, release },
       );
     }
