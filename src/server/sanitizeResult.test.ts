@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 import { featuresOf } from '../protocol/versions.js';
-import type { CallPlan } from './callPlan.js';
-import { projected, throughSanitizeStage } from './callResult.js';
+import type { CallPlan } from './call/callPlan.js';
+import { projected, throughSanitizeStage } from './call/callResult.js';
 import {
   compileOutputPolicy,
   DEFAULT_OUTPUT_POLICY,

@@ -3,19 +3,19 @@
  * `isError` result (or a protocol error), a return value checked and held to the output schema,
  * then projected for the session's revision and kept under the result-size limit.
  */
-import { LocalError, RpcError } from '../jsonrpc/errors.js';
-import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
-import { callToolResultForRevision } from '../protocol/eras/rev2025/projection.js';
-import type { CallToolResult } from '../protocol/types.js';
-import type { RevisionFeatures } from '../protocol/versions.js';
+import { LocalError, RpcError } from '../../jsonrpc/errors.js';
+import { describeIssues, type SchemaIssue } from '../../protocol/jsonSchema.js';
+import { callToolResultForRevision } from '../../protocol/eras/rev2025/projection.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { RevisionFeatures } from '../../protocol/versions.js';
 import type { CallDependencies, CallPlan, StageExit } from './callPlan.js';
-import { compileOutputPolicy, type OutputPolicy } from './outputPolicy.js';
+import { compileOutputPolicy, type OutputPolicy } from '../outputPolicy.js';
 import { checkToolResult } from './resultCheck.js';
-import { sanitizeStage } from './sanitizeResult.js';
-import { oversizeOf } from './resultSize.js';
-import { toolError, ToolError } from './results.js';
-import type { ToolEntry } from './toolDefinition.js';
-import type { ToolSchemaCheck } from './toolSchema.js';
+import { sanitizeStage } from '../sanitizeResult.js';
+import { oversizeOf } from '../resultSize.js';
+import { toolError, ToolError } from '../results.js';
+import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolSchemaCheck } from '../toolSchema.js';
 
 /** The output policy of `entry`'s calls (its own `sanitize` over the server's), compiled once. */
 export function outputPolicyOf(deps: CallDependencies, entry: ToolEntry): OutputPolicy {

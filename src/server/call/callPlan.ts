@@ -2,18 +2,18 @@
  * @module What one `tools/call` carries through the pipeline: the server's dependencies, the
  * request as the session hands it over, and the plan once the tool is found.
  */
-import type { CancelSource } from '../jsonrpc/cancellation.js';
-import type { Identity } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import type { CallToolResult } from '../protocol/types.js';
-import type { RevisionFeatures } from '../protocol/versions.js';
-import type { DeadlineSweep } from './deadlineSweep.js';
-import type { MiddlewareRequest } from './middleware.js';
-import type { OutputPolicy } from './outputPolicy.js';
-import type { RateLimitPolicy } from './rateLimitPolicy.js';
-import type { TaskRuntime } from './taskRuntime.js';
-import type { SessionPort } from './toolContext.js';
-import type { ToolEntry } from './toolDefinition.js';
+import type { CancelSource } from '../../jsonrpc/cancellation.js';
+import type { Identity } from '../../jsonrpc/transport.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { RevisionFeatures } from '../../protocol/versions.js';
+import type { DeadlineSweep } from '../deadlineSweep.js';
+import type { MiddlewareRequest } from '../middleware.js';
+import type { OutputPolicy } from '../outputPolicy.js';
+import type { RateLimitPolicy } from '../rateLimitPolicy.js';
+import type { TaskRuntime } from '../taskRuntime.js';
+import type { SessionPort } from '../toolContext.js';
+import type { ToolEntry } from '../toolDefinition.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {
