@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 import { featuresOf } from '../protocol/versions.js';
 import type { CallPlan } from './call/callPlan.js';
-import { projected, throughSanitizeStage } from './call/callResult.js';
+import { projected } from './call/callResult.js';
+import { throughSanitizeStage } from './call/sanitizeStage.js';
 import {
   compileOutputPolicy,
   DEFAULT_OUTPUT_POLICY,

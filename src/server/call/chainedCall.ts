@@ -10,12 +10,8 @@ import { parseCallToolParams } from '../../protocol/params.js';
 import type { CallToolParams } from '../../protocol/methods.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
-import {
-  middlewareResult,
-  middlewareToolError,
-  outputStage,
-  stageRunsOutside,
-} from './callResult.js';
+import { middlewareResult, middlewareToolError } from './callResult.js';
+import { outputStage, stageRunsOutside } from './sanitizeStage.js';
 import { accessibleTool, admitCall } from './policyStages.js';
 import { asPromise, runTool, type SlotHolder } from './toolRun.js';
 import type { Admitted } from '../rateLimitStore.js';

@@ -6,7 +6,7 @@
  */
 import { Deferred } from '../../jsonrpc/deferred.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
-import { throughSanitizeStage } from './callResult.js';
+import { throughSanitizeStage } from './sanitizeStage.js';
 import { accessibleTool, admitCall } from './policyStages.js';
 import { parseCallToolParams } from '../../protocol/params.js';
 import type { Admitted } from '../rateLimitStore.js';

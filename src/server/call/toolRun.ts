@@ -17,12 +17,10 @@ import {
   checkOutput,
   middlewareResult,
   middlewareToolError,
-  outputPolicyOf,
   projected,
-  stageRunsOutside,
   thrownToResult,
-  throughSanitizeStage,
 } from './callResult.js';
+import { outputPolicyOf, stageRunsOutside, throughSanitizeStage } from './sanitizeStage.js';
 import type { MiddlewareRequest } from '../middleware.js';
 import { runSteps } from '../middlewareChain.js';
 import { PolicyRequest } from '../middlewareRequest.js';
