@@ -10,7 +10,7 @@ import type { PersistSessionState } from './sessionState.js';
 import { RawJson } from '../jsonrpc/rawJson.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';
-import type { CallDependencies } from './callTool.js';
+import type { CallDependencies } from './call/callPlan.js';
 import type { ServerRateLimitOption } from './rateLimitOptions.js';
 import { RateLimitPolicy } from './rateLimitPolicy.js';
 import type { RateLimitStore } from './rateLimitStore.js';

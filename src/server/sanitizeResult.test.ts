@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult, ContentBlock } from '../protocol/types.js';
 import { featuresOf } from '../protocol/versions.js';
-import type { CallPlan } from './callPlan.js';
-import { projected } from './callResult.js';
+import type { CallPlan } from './call/callPlan.js';
+import { projected } from './call/callResult.js';
+import { throughSanitizeStage } from './call/sanitizeStage.js';
 import {
   compileOutputPolicy,
   DEFAULT_OUTPUT_POLICY,
@@ -501,6 +502,7 @@ describe('the size limit after sanitising', () => {
       deps: { maxResultBytes, report },
       entry: { name: 'links', maxResultBytes: undefined },
       features: featuresOf('2025-11-25'),
+      exit: throughSanitizeStage,
     } as unknown as CallPlan;
   }
 

@@ -2,14 +2,13 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { CallTool, ListTools } from '../../protocol/methods.js';
 import { parseCursor } from '../../protocol/params.js';
-import { callThroughChain } from '../callChain.js';
-import { callTool } from '../callTool.js';
+import { CallPipeline } from '../call/callPipeline.js';
 import { bind, type HandlerBinding, type HandlerOutcome } from './handlerTable.js';
 import type { ServerServices } from './serverServices.js';
 
 /** The tools handlers of `server`. */
 export function toolBindings(server: ServerServices): HandlerBinding[] {
-  const deps = server.callDependencies;
+  const pipeline = new CallPipeline(server.callDependencies);
   return [
     bind(ListTools, {
       serve: (request, context, scope) =>
@@ -21,7 +20,7 @@ export function toolBindings(server: ServerServices): HandlerBinding[] {
     }),
     bind(CallTool, {
       serve: (request, context, scope) =>
-        callTool(deps, scope.port, {
+        pipeline.inline(scope.port, {
           id: request.id,
           params: request.params,
           incoming: context,
@@ -30,7 +29,7 @@ export function toolBindings(server: ServerServices): HandlerBinding[] {
         }) as unknown as HandlerOutcome,
       toolOf: (request, scope) => server.toolDefinition(request.params?.['name'], scope.profile),
       chained: (chain, { request, context, policy }, scope) =>
-        callThroughChain({ chain, deps }, scope.port, {
+        pipeline.chained(chain, scope.port, {
           id: request.id,
           params: request.params,
           incoming: context,

@@ -9,15 +9,15 @@
  * half of a call's CPU time in the stdio benchmark. Here it costs the handler's promise, one
  * `.then`, a Set entry in the server's {@link DeadlineSweep} and one cancellation listener.
  */
-import type { CancelSource, CancelWatcher } from '../jsonrpc/cancellation.js';
-import { Deferred } from '../jsonrpc/deferred.js';
-import { LocalError } from '../jsonrpc/errors.js';
-import type { CallToolResult } from '../protocol/types.js';
+import type { CancelSource, CancelWatcher } from '../../jsonrpc/cancellation.js';
+import { Deferred } from '../../jsonrpc/deferred.js';
+import { LocalError } from '../../jsonrpc/errors.js';
+import type { CallToolResult } from '../../protocol/types.js';
 import type { CallPlan } from './callPlan.js';
 import { checkOutput, projected, thrownToResult } from './callResult.js';
-import type { Expiring } from './deadlineSweep.js';
-import { toolError } from './results.js';
-import type { CallContext } from './toolContext.js';
+import type { Expiring } from '../deadlineSweep.js';
+import { toolError } from '../results.js';
+import type { CallContext } from '../toolContext.js';
 
 /** One call in flight after its handler returned a promise. */
 export class PendingCall extends Deferred<CallToolResult> implements Expiring, CancelWatcher {

@@ -5,18 +5,20 @@
  * `runTool`). What leaves the chain is checked once more, unless it is the very result a stage
  * already checked, so no middleware can send a result a client cannot parse.
  */
-import type { JsonObject } from '../jsonrpc/types.js';
-import { parseCallToolParams } from '../protocol/params.js';
-import type { CallToolParams } from '../protocol/methods.js';
-import type { CallToolResult } from '../protocol/types.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { parseCallToolParams } from '../../protocol/params.js';
+import type { CallToolParams } from '../../protocol/methods.js';
+import type { CallToolResult } from '../../protocol/types.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
-import { middlewareResult, middlewareToolError, outputStage } from './callResult.js';
-import { accessibleTool, admitCall, asPromise, runTool, type SlotHolder } from './callTool.js';
-import type { Admitted } from './rateLimitStore.js';
-import type { MiddlewareRequest } from './middleware.js';
-import type { MiddlewareChain, PolicyStages } from './middlewareChain.js';
-import type { SessionPort } from './toolContext.js';
-import type { ToolEntry } from './toolDefinition.js';
+import { middlewareResult, middlewareToolError } from './callResult.js';
+import { outputStage, stageRunsOutside } from './sanitizeStage.js';
+import { accessibleTool, admitCall } from './policyStages.js';
+import { asPromise, runTool, type SlotHolder } from './toolRun.js';
+import type { Admitted } from '../rateLimitStore.js';
+import type { MiddlewareRequest } from '../middleware.js';
+import type { MiddlewareChain, PolicyStages } from '../middlewareChain.js';
+import type { SessionPort } from '../toolContext.js';
+import type { ToolEntry } from '../toolDefinition.js';
 
 /** A CreateTaskResult (a task-augmented call's answer) rather than a CallToolResult. */
 function isTaskCreated(value: JsonObject): boolean {
@@ -83,7 +85,7 @@ export function callThroughChain(
         request,
         params: params as CallToolParams,
         entry: entry as ToolEntry,
-        staged: true,
+        exit: stageRunsOutside,
         slot,
       }),
     ).then((value) => {

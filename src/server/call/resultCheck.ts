@@ -3,10 +3,10 @@
  * is sent, so a buggy tool yields a clear error result instead of a message the client cannot
  * parse. No schema library runs here.
  */
-import { isPlainObject } from '../jsonrpc/guards.js';
-import { contentBlockProblem } from '../protocol/contentGuards.js';
-import { asSerialised } from '../protocol/jsonValues.js';
-import type { CallToolResult, ContentBlock } from '../protocol/types.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import { contentBlockProblem } from '../../protocol/contentGuards.js';
+import { asSerialised } from '../../protocol/jsonValues.js';
+import type { CallToolResult, ContentBlock } from '../../protocol/types.js';
 
 /** What the handler returned, normalised, or why it cannot be sent. */
 export type CheckedResult = { ok: true; result: CallToolResult } | { ok: false; problem: string };

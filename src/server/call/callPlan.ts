@@ -2,17 +2,18 @@
  * @module What one `tools/call` carries through the pipeline: the server's dependencies, the
  * request as the session hands it over, and the plan once the tool is found.
  */
-import type { CancelSource } from '../jsonrpc/cancellation.js';
-import type { Identity } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import type { RevisionFeatures } from '../protocol/versions.js';
-import type { DeadlineSweep } from './deadlineSweep.js';
-import type { MiddlewareRequest } from './middleware.js';
-import type { OutputPolicy } from './outputPolicy.js';
-import type { RateLimitPolicy } from './rateLimitPolicy.js';
-import type { TaskRuntime } from './taskRuntime.js';
-import type { SessionPort } from './toolContext.js';
-import type { ToolEntry } from './toolDefinition.js';
+import type { CancelSource } from '../../jsonrpc/cancellation.js';
+import type { Identity } from '../../jsonrpc/transport.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { RevisionFeatures } from '../../protocol/versions.js';
+import type { DeadlineSweep } from '../deadlineSweep.js';
+import type { MiddlewareRequest } from '../middleware.js';
+import type { OutputPolicy } from '../outputPolicy.js';
+import type { RateLimitPolicy } from '../rateLimitPolicy.js';
+import type { TaskRuntime } from '../taskRuntime.js';
+import type { SessionPort } from '../toolContext.js';
+import type { ToolEntry } from '../toolDefinition.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {
@@ -64,9 +65,16 @@ export interface CallPlan {
   readonly meta: Record<string, unknown> | undefined;
   readonly features: RevisionFeatures;
   /**
-   * True when the output stage (sanitising, the size limit) runs outside the handler's part of
-   * the pipeline (the chain's `sanitize` stage, or after the tool's own middleware): results are
-   * then only projected for the revision here.
+   * The exit of the `sanitize` stage for what this part of the pipeline answers: the stage itself
+   * when nothing sits between it and the handler (the inline composition, a task's stored result),
+   * so a synchronous call passes it without a promise; a pass-through when the stage runs further
+   * out (a step of the middleware chain, or around the tool's own middleware).
    */
-  readonly staged: boolean;
+  readonly exit: StageExit;
 }
+
+/** How a projected result leaves through (or past) the `sanitize` stage; chosen at composition. */
+export type StageExit = (
+  scope: Pick<CallPlan, 'deps' | 'entry' | 'features'>,
+  result: CallToolResult,
+) => CallToolResult;

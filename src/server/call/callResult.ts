@@ -1,37 +1,19 @@
 /**
  * @module Turning what a handler produced into the result to send: a thrown error into an
  * `isError` result (or a protocol error), a return value checked and held to the output schema,
- * then projected for the session's revision and kept under the result-size limit.
+ * then projected for the session's revision and passed out through the `sanitize` stage's exit.
  */
-import { LocalError, RpcError } from '../jsonrpc/errors.js';
-import { describeIssues, type SchemaIssue } from '../protocol/jsonSchema.js';
-import { callToolResultForRevision } from '../protocol/eras/rev2025/projection.js';
-import type { CallToolResult } from '../protocol/types.js';
-import type { RevisionFeatures } from '../protocol/versions.js';
+import { LocalError, RpcError } from '../../jsonrpc/errors.js';
+import { describeIssues, type SchemaIssue } from '../../protocol/jsonSchema.js';
+import { callToolResultForRevision } from '../../protocol/eras/rev2025/projection.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { RevisionFeatures } from '../../protocol/versions.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';
-import { compileOutputPolicy, type OutputPolicy } from './outputPolicy.js';
 import { checkToolResult } from './resultCheck.js';
-import { sanitizeStage } from './sanitizeResult.js';
-import { oversizeOf } from './resultSize.js';
-import { toolError, ToolError } from './results.js';
-import type { ToolEntry } from './toolDefinition.js';
-import type { ToolSchemaCheck } from './toolSchema.js';
-
-/** The output policy of `entry`'s calls (its own `sanitize` over the server's), compiled once. */
-export function outputPolicyOf(deps: CallDependencies, entry: ToolEntry): OutputPolicy {
-  if (entry.sanitize === undefined) return deps.outputPolicy;
-  entry.outputPolicy ??= compileOutputPolicy(entry.sanitize, deps.outputPolicy);
-  return entry.outputPolicy;
-}
-
-/** Sanitises a result of `entry` (the same object when there is nothing to change). */
-function sanitized(
-  deps: CallDependencies,
-  entry: ToolEntry,
-  result: CallToolResult,
-): CallToolResult {
-  return sanitizeStage({ deps, entry }, result, outputPolicyOf(deps, entry));
-}
+import { sanitized, sanitizedFor } from './sanitizeStage.js';
+import { toolError, ToolError } from '../results.js';
+import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolSchemaCheck } from '../toolSchema.js';
 
 /** A handler's thrown error as a result; an RpcError stays a protocol error (rethrown). */
 export function thrownToResult(
@@ -105,31 +87,9 @@ export function checkOutput(
   return check instanceof Promise ? check.then(apply) : apply(check);
 }
 
-/** What the output stage needs to know of a call. */
-export type OutputScope = Pick<CallPlan, 'deps' | 'entry' | 'features'>;
-
-/**
- * The output stage: what a tool call sends leaves through here, whoever produced it (the handler,
- * a middleware, the pipeline itself). Results larger than the tool's limit become an error result
- * saying so.
- */
-export function outputStage(scope: OutputScope, out: CallToolResult): CallToolResult {
-  const { deps, entry, features } = scope;
-  const limit = entry.maxResultBytes ?? deps.maxResultBytes;
-  const size = oversizeOf(out, limit);
-  if (size === undefined) return out;
-  const message = `Tool "${entry.name}" returned ${size} bytes, over the ${limit}-byte limit on a result; it was not sent`;
-  deps.report(new Error(message), `tool "${entry.name}" returned an oversized result`);
-  return callToolResultForRevision(toolError(message), features);
-}
-
-/**
- * The result as the session's revision receives it, through the output stage unless the chain
- * runs that stage itself ({@link CallPlan.staged}).
- */
+/** The result as the session's revision receives it, then out through {@link CallPlan.exit}. */
 export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  const out = callToolResultForRevision(result, plan.features);
-  return plan.staged ? out : outputStage(plan, out);
+  return plan.exit(plan, callToolResultForRevision(result, plan.features));
 }
 
 /**
@@ -145,8 +105,7 @@ export function middlewareResult(
   const checked = checkToolResult(value);
   if (checked.ok) {
     // Sanitised too: a middleware's strings reach the client like a handler's.
-    const policy = entry ? outputPolicyOf(deps, entry) : deps.outputPolicy;
-    const clean = sanitizeStage({ deps, entry: { name: toolName } }, checked.result, policy);
+    const clean = sanitizedFor(deps, entry, checked.result);
     return callToolResultForRevision(clean, features);
   }
   deps.report(

@@ -1,40 +1,35 @@
 /**
- * @module The `tools/call` pipeline: find the tool (visibility applies), rate-limit, validate the
- * arguments (error form per revision), run the handler under a deadline, check what it returned,
- * enforce the output schema, and convert the result for the session's revision.
+ * @module The handler's part of a `tools/call`, inside the `sanitize` stage: the tool's own
+ * middleware, task negotiation, argument validation (error form per revision), the handler under
+ * a deadline, the check of what it returned and the output schema, then the result projected for
+ * the session's revision and passed out through the `sanitize` stage's exit.
  */
-import type { Cancellation } from '../jsonrpc/cancellation.js';
-import { Deferred } from '../jsonrpc/deferred.js';
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import { describeIssues } from '../protocol/jsonSchema.js';
-import { argumentsProblem } from '../protocol/jsonValues.js';
-import { parseCallToolParams } from '../protocol/params.js';
-import { CallTool, type CallToolParams } from '../protocol/methods.js';
-import type { CallToolResult } from '../protocol/types.js';
-import type { CallDependencies, CallPlan, CallRequest } from './callPlan.js';
+import type { Cancellation } from '../../jsonrpc/cancellation.js';
+import { Deferred } from '../../jsonrpc/deferred.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { describeIssues } from '../../protocol/jsonSchema.js';
+import { argumentsProblem } from '../../protocol/jsonValues.js';
+import { CallTool, type CallToolParams } from '../../protocol/methods.js';
+import type { CallToolResult } from '../../protocol/types.js';
+import type { CallDependencies, CallPlan, CallRequest, StageExit } from './callPlan.js';
 import {
   checkOutput,
   middlewareResult,
   middlewareToolError,
-  outputPolicyOf,
-  outputStage,
   projected,
   thrownToResult,
 } from './callResult.js';
-import type { MiddlewareRequest } from './middleware.js';
-import { runSteps } from './middlewareChain.js';
-import { PolicyRequest } from './middlewareRequest.js';
+import { outputPolicyOf, stageRunsOutside, throughSanitizeStage } from './sanitizeStage.js';
+import type { MiddlewareRequest } from '../middleware.js';
+import { runSteps } from '../middlewareChain.js';
+import { PolicyRequest } from '../middlewareRequest.js';
 import { PendingCall } from './pendingCall.js';
-import { rateLimitedError, type RateLimitVerdict } from './rateLimitPolicy.js';
-import type { Admitted } from './rateLimitStore.js';
-import { toolError } from './results.js';
-import { CallContext, type SessionPort, type TaskBinding } from './toolContext.js';
-import { projectedDefinition, type ToolEntry } from './toolDefinition.js';
-import type { ToolSchemaCheck } from './toolSchema.js';
-import { ownerOf, type TaskRuntime } from './taskRuntime.js';
-
-export type { CallDependencies, CallRequest } from './callPlan.js';
+import { toolError } from '../results.js';
+import { CallContext, type SessionPort, type TaskBinding } from '../toolContext.js';
+import { projectedDefinition, type ToolEntry } from '../toolDefinition.js';
+import type { ToolSchemaCheck } from '../toolSchema.js';
+import { ownerOf, type TaskRuntime } from '../taskRuntime.js';
 
 /** What a call answers: now, once an async check is done, or when its handler settles. */
 export type CallOutcome = CallToolResult | Promise<CallToolResult> | Deferred<CallToolResult>;
@@ -156,110 +151,6 @@ function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcom
   return execute(plan, validated.value, context);
 }
 
-/** The `access` stage: the tool of that name this caller may call, else "unknown tool". */
-export function accessibleTool(
-  deps: CallDependencies,
-  session: SessionPort,
-  wanted: { name: string; identity: CallRequest['identity'] },
-): ToolEntry {
-  const { name, identity } = wanted;
-  const entry = deps.findTool(name, session, identity);
-  if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)}`);
-  return entry;
-}
-
-/** How long a call may hold a concurrency slot: its deadline, plus a margin. */
-const LEASE_MARGIN_MS = 60_000;
-
-/**
- * The `rateLimit` stage: admits the call (with the release of its concurrency slot when a cap is
- * set) or throws the -31429 error naming the limit and the wait. Synchronous when the store is.
- */
-export function admitCall(
-  deps: CallDependencies,
-  entry: ToolEntry,
-  request: CallRequest,
-): Admitted | Promise<Admitted> {
-  let verdict: RateLimitVerdict | Promise<RateLimitVerdict>;
-  try {
-    verdict = deps.rateLimits.check({
-      identity: request.identity,
-      clientAddress: request.clientAddress,
-      toolName: entry.name,
-      toolRule: entry.rateLimit,
-      leaseMs: (entry.timeoutMs ?? deps.defaultTimeoutMs) + LEASE_MARGIN_MS,
-    });
-  } catch (error) {
-    throw storeFailed(deps, error);
-  }
-  if (!(verdict instanceof Promise)) return admitted(verdict, entry);
-  return verdict.then(
-    (v) => admitted(v, entry),
-    (error: unknown) => {
-      throw storeFailed(deps, error);
-    },
-  );
-}
-
-function admitted(verdict: RateLimitVerdict, entry: ToolEntry): Admitted {
-  if (!verdict.allowed) throw rateLimitedError(verdict, entry.name);
-  return verdict;
-}
-
-/** A store that failed (Redis unreachable): reported here, the call refused with -32603. */
-function storeFailed(deps: CallDependencies, error: unknown): unknown {
-  deps.report(
-    error instanceof RpcError ? (error.cause ?? error) : error,
-    'rate limit check failed',
-  );
-  return error;
-}
-
-/**
- * Frees the slot in `slot` once `outcome` settles (at once for a result already there), unless a
- * task took it over meanwhile.
- */
-function releasedAfter(outcome: CallOutcome, slot: SlotHolder): CallOutcome {
-  const free = () => slot.release?.();
-  if (outcome instanceof Deferred || outcome instanceof Promise)
-    return asPromise(outcome).finally(free);
-  free();
-  return outcome;
-}
-
-/** Runs the call holding `admission`'s slot, if any, until it is answered. */
-function runAdmitted(run: Omit<ToolRun, 'slot'>, admission: Admitted): CallOutcome {
-  if (admission.release === undefined) return runTool(run);
-  const slot: SlotHolder = { release: admission.release };
-  let outcome: CallOutcome;
-  try {
-    outcome = runTool({ ...run, slot });
-  } catch (error) {
-    slot.release?.();
-    throw error;
-  }
-  return releasedAfter(outcome, slot);
-}
-
-/**
- * Runs one `tools/call` and returns the result as the session's revision allows it. Each step is
- * synchronous unless it has to wait: a tool whose schema and handler are synchronous is answered
- * without allocating a single promise. This is the path without server-wide middleware; the
- * stages run inline, in the chain's order (see middleware.ts).
- */
-export function callTool(
-  deps: CallDependencies,
-  session: SessionPort,
-  request: CallRequest,
-): CallOutcome {
-  const params = parseCallToolParams(request.params);
-  const entry = accessibleTool(deps, session, { name: params.name, identity: request.identity });
-  const admission = admitCall(deps, entry, request);
-  const run = { deps, session, request, params, entry, staged: false };
-  if (admission instanceof Promise) return admission.then((a) => asPromise(runAdmitted(run, a)));
-  return runAdmitted(run, admission);
-}
-
 /** A call whose tool was found and whose rate limit passed. */
 export interface ToolRun {
   readonly deps: CallDependencies;
@@ -267,8 +158,11 @@ export interface ToolRun {
   readonly request: CallRequest;
   readonly params: CallToolParams;
   readonly entry: ToolEntry;
-  /** The output stage runs outside (the chain's `sanitize` stage). */
-  readonly staged: boolean;
+  /**
+   * The `sanitize` stage's exit for what this run answers: the stage itself on the inline path,
+   * a pass-through when the chain runs the stage as one of its steps.
+   */
+  readonly exit: StageExit;
   /**
    * The call's concurrency slot, when a cap took one. Whoever answers the call frees it when the
    * answer settles; a task-augmented call takes the release over (clearing it here) and frees
@@ -284,14 +178,13 @@ export interface SlotHolder {
 
 /**
  * The part of a call inside the stages: task negotiation, the tool's own middleware, argument
- * validation, the handler and its result. `staged`: the output stage runs outside (the chain's
- * `sanitize` stage).
+ * validation, the handler and its result, leaving through `run.exit`.
  */
 export function runTool(run: ToolRun): CallOutcome {
-  const { deps, session, request, params, entry, staged, slot } = run;
+  const { deps, session, request, params, entry, exit, slot } = run;
   const features = session.profile.features;
   const own = entry.middleware;
-  // The tool's own middleware sit inside the output stage: it runs after them.
+  // The tool's own middleware sit inside the `sanitize` stage: its exit comes after them.
   const plan: CallPlan = {
     deps,
     session,
@@ -299,7 +192,7 @@ export function runTool(run: ToolRun): CallOutcome {
     entry,
     meta: params._meta,
     features,
-    staged: staged || own !== undefined,
+    exit: own === undefined ? exit : stageRunsOutside,
   };
   if (own === undefined) return negotiateAndRun(plan, params, slot);
   const policy = request.policy ?? policyRequestOf(plan);
@@ -323,8 +216,7 @@ export function runTool(run: ToolRun): CallOutcome {
     },
     (thrown: unknown) => middlewareToolError(scope, thrown),
   );
-  if (staged) return out;
-  return out.then((result) => ('content' in result ? outputStage(plan, result) : result));
+  return out.then((result) => ('content' in result ? exit(plan, result) : result));
 }
 
 /** Task negotiation, then the task or the handler. */
@@ -352,7 +244,7 @@ function negotiateAndRun(
       const release = slot?.release;
       if (slot) slot.release = undefined; // the task frees it when its run ends
       return startToolTask(
-        { ...plan, staged: false },
+        { ...plan, exit: throughSanitizeStage },
         { tasks, ttl: params.task.ttl, args: params.arguments ?? {}, release },
       );
     }
