@@ -14,14 +14,14 @@ import {
   type ModernProtocolVersion,
   type RevisionFeatures,
 } from '../../protocol/versions.js';
+import { parseDiscoverResult } from '../../protocol/eras/rev2026/discover.js';
 import {
-  checkResultType,
   paramHeadersOf,
   paramHeaderValues,
-  parseDiscoverResult,
-  statelessRequestMeta,
   type ParamHeader,
-} from '../../protocol/statelessRevision.js';
+} from '../../protocol/eras/rev2026/paramHeaders.js';
+import { statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
+import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
 import { answerInputRequests } from '../input/inputRequests.js';
 import {

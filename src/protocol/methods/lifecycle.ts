@@ -42,7 +42,7 @@ export const SetLevel = request<{ level: LoggingLevel }, JsonObject>('logging/se
 
 /**
  * `server/discover` (2026-07-28): the server's supported revisions, capabilities, info and
- * instructions, cacheable. The result is read by `parseDiscoverResult` (statelessRevision.ts).
+ * instructions, cacheable. The result is read by `parseDiscoverResult` (eras/rev2026/discover.ts).
  */
 export const Discover = request<JsonObject, JsonObject>('server/discover', {
   direction: 'client-to-server',

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from './types.js';
-import {
-  checkResultType,
-  paramHeadersOf,
-  paramHeaderValues,
-  parseDiscoverResult,
-} from './statelessRevision.js';
+import type { Tool } from '../../types.js';
+import { paramHeadersOf, paramHeaderValues } from './paramHeaders.js';
 
 const tool = (properties: Record<string, unknown>): Tool => ({
   name: 't',
@@ -55,33 +50,5 @@ describe('x-mcp-header annotations', () => {
     expect(
       paramHeaderValues(headers, { region: 'eu', opts: { n: 7 }, on: false, gone: null }),
     ).toEqual({ 'mcp-param-region': 'eu', 'mcp-param-n': '7', 'mcp-param-on': 'false' });
-  });
-});
-
-describe('results of the stateless revision', () => {
-  it('an absent resultType is complete; an unknown one is refused', () => {
-    expect(checkResultType({}, 'tools/call')).toBe('complete');
-    expect(checkResultType({ resultType: 'input_required' }, 'tools/call')).toBe('input_required');
-    expect(() => checkResultType({ resultType: 'task' }, 'tools/call')).toThrow(
-      /resultType this client does not know: "task"/,
-    );
-  });
-
-  it('reads server/discover, and refuses one without versions or capabilities', () => {
-    expect(
-      parseDiscoverResult({
-        resultType: 'complete',
-        supportedVersions: ['2026-07-28'],
-        capabilities: { tools: {} },
-        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } },
-      }),
-    ).toEqual({
-      supportedVersions: ['2026-07-28'],
-      capabilities: { tools: {} },
-      serverInfo: { name: 's', version: '1' },
-      instructions: undefined,
-    });
-    expect(() => parseDiscoverResult({ capabilities: {} })).toThrow(/supportedVersions/);
-    expect(() => parseDiscoverResult({ supportedVersions: [] })).toThrow(/capabilities/);
   });
 });
