@@ -1,5 +1,6 @@
 // Every client `auth/*` scenario of the official MCP conformance suite 0.2.0-alpha.12, run
-// against toolwire's conformance client (examples/conformance/client.ts) with its OAuth client.
+// against toolwire's conformance client (examples/conformance/client.ts) with its OAuth client,
+// suite by suite (scripts/conformance.mjs).
 // The counts are printed. The extensions toolwire does not implement are expected failures
 // (test/conformance/expected-failures-next.yml); every other scenario passes every check, the
 // 2026-07-28 ones on the stateless revision.
@@ -12,6 +13,7 @@ interface Sorted {
   expected: string[];
   failed: string[];
   lines: string[];
+  output: string;
 }
 const suite = conformance as unknown as {
   ensureConformance(): void;
@@ -69,7 +71,7 @@ describe('official MCP conformance suite 0.2.0-alpha.12: client auth/* scenarios
         `auth: ${sorted.passed.length} passed, ${sorted.expected.length} expected failures, ` +
         `${sorted.failed.length} failed`,
     );
-    expect(sorted.failed, sorted.lines.join('\n')).toEqual([]);
+    expect(sorted.failed, `${sorted.lines.join('\n')}\n${sorted.output}`).toEqual([]);
     for (const scenario of REQUIRED) expect(sorted.passed, scenario).toContain(scenario);
     expect(sorted.expected.sort()).toEqual([...EXTENSIONS].sort());
     expect(REQUIRED.length + EXTENSIONS.length, 'every scenario is accounted for').toBe(
