@@ -106,18 +106,27 @@ describe('issue 8: the build runs only when something changed', () => {
     expect(stale()).toEqual({ lib: true, examples: false });
     rmSync(join(tree, 'dist/stray.js'));
     expect(stale()).toEqual({ lib: false, examples: false });
+
+    // A library source changed: both are stale (the examples compile against the library).
+    const sourceTime = statSync(join(tree, 'src/server/mcpServer.ts')).mtime;
+    touch('src/server/mcpServer.ts');
+    expect(stale()).toEqual({ lib: true, examples: true });
+    touch('src/server/mcpServer.ts', sourceTime);
+    expect(stale()).toEqual({ lib: false, examples: false });
+
+    // A removed output: its target is stale.
     rmSync(join(tree, 'build/examples/everything/server.js'));
     expect(stale()).toEqual({ lib: false, examples: true });
 
-    // A library source changed: both build (the examples compile against the library), each
-    // from an empty folder, so a stray output is gone.
-    writeFileSync(join(tree, 'dist/stray.js'), '');
-    touch('src/server/mcpServer.ts');
-    const afterSource = prepare();
-    expect(afterSource).toContain('building dist/');
-    expect(afterSource).toContain('building build/');
-    expect(existsSync(join(tree, 'dist/stray.js'))).toBe(false);
+    // A target is rebuilt from an empty folder, so a stray output is gone, and only it is built
+    // (the examples here: the library's own build, the same function, is the fresh build above).
+    writeFileSync(join(tree, 'build/stray.js'), '');
+    const afterExample = prepare();
+    expect(afterExample).toContain('building build/');
+    expect(afterExample).not.toContain('building dist/');
+    expect(existsSync(join(tree, 'build/stray.js'))).toBe(false);
     expect(existsSync(join(tree, 'build/examples/everything/server.js'))).toBe(true);
+    expect(statSync(join(tree, 'dist/index.js')).mtimeMs).toBe(builtAt);
 
     expect(prepare()).not.toContain('building');
   }, 240_000);
