@@ -61,4 +61,5 @@ export {
 } from './client/approval/fingerprint.js';
 export type { WalkOptions } from './client/tools/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';
-export type { Task, TaskStatus } from './tasks/taskTypes.js';
+export type { Task } from './tasks/eras/rev2025/taskWire.js';
+export type { TaskStatus } from './tasks/taskStatus.js';

@@ -54,7 +54,7 @@ export type {
   ServerRateLimitOption,
 } from './server/rateLimitOptions.js';
 export type { RateLimitKind } from './server/rateLimitPolicy.js';
-export type { TaskOptions } from './server/taskRuntime.js';
+export type { TaskOptions } from './server/tasks/taskOptions.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';
 export { newTaskRecord, TaskLimitError } from './tasks/taskStore.js';
@@ -66,7 +66,9 @@ export type {
   TransitionOptions,
   TransitionResult,
 } from './tasks/taskStore.js';
-export type { Task, TaskOutcome, TaskRecord, TaskStatus } from './tasks/taskTypes.js';
+export type { Task } from './tasks/eras/rev2025/taskWire.js';
+export type { TaskOutcome, TaskRecord } from './tasks/taskRecord.js';
+export type { TaskStatus } from './tasks/taskStatus.js';
 export {
   audio,
   embeddedBlob,

@@ -11,7 +11,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import type { ProtocolVersion, Revision } from '../protocol/versions.js';
-import type { Task } from '../tasks/taskTypes.js';
+import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import type { ApprovalPolicy, AuditSink } from './approval/policy.js';
 import type { ClientHandlers, HandlerCapabilityOptions } from './input/handlers.js';
 import type { ClientInstrumentation } from './instrumentation.js';

@@ -30,7 +30,7 @@ import {
   type Tool,
 } from '../protocol/types.js';
 import type { Revision } from '../protocol/versions.js';
-import type { Task } from '../tasks/taskTypes.js';
+import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import { ApprovalGate } from './approval/gate.js';
 import type {
   CallToolOptions,

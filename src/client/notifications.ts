@@ -6,7 +6,7 @@
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import { LoggingMessage, TaskStatus, ToolListChanged } from '../protocol/methods.js';
 import { LOGGING_LEVELS, type LoggingLevel, type LoggingMessageParams } from '../protocol/types.js';
-import type { Task } from '../tasks/taskTypes.js';
+import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import { parseTask } from './tasks/taskCalls.js';
 
 /** What the client does with the notifications it understands. */

@@ -9,7 +9,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './sessionState.js';
 import { RawJson } from '../jsonrpc/rawJson.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { DeadlineSweep } from './deadlineSweep.js';
+import { DeadlineSweep } from './call/deadlineSweep.js';
 import type { CallDependencies } from './call/callPlan.js';
 import type { ServerRateLimitOption } from './rateLimitOptions.js';
 import { RateLimitPolicy } from './rateLimitPolicy.js';
@@ -18,7 +18,8 @@ import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './
 import type { ServerInstrumentation } from './instrumentation.js';
 import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';
-import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
+import type { TaskOptions } from './tasks/taskOptions.js';
+import { TaskRuntime } from './tasks/taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import type { RevisionProfile } from '../protocol/eras/era.js';
 import { initializeResultOf } from '../protocol/eras/rev2025/handshake.js';

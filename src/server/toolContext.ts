@@ -3,7 +3,7 @@
  * requests to the client made on behalf of the call, the session and the caller's identity.
  */
 import type { Cancellation } from '../jsonrpc/cancellation.js';
-import { RELATED_TASK, type Task } from '../tasks/taskTypes.js';
+import { RELATED_TASK, type Task } from '../tasks/eras/rev2025/taskWire.js';
 import type { RequestOptions } from '../jsonrpc/connection.js';
 import type { Identity, TransportNetwork } from '../jsonrpc/transport.js';
 import type { JsonObject, ProgressToken, RequestId } from '../jsonrpc/types.js';

@@ -16,7 +16,8 @@ import type {
   TransitionOptions,
   TransitionResult,
 } from '../tasks/taskStore.js';
-import type { TaskOutcome, TaskRecord, TaskStatus } from '../tasks/taskTypes.js';
+import type { TaskOutcome, TaskRecord } from '../tasks/taskRecord.js';
+import type { TaskStatus } from '../tasks/taskStatus.js';
 import { TaskListeners } from '../tasks/taskListeners.js';
 import { RedisChannels } from './redisChannels.js';
 import {

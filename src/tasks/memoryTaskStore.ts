@@ -7,7 +7,8 @@
 import { CURSOR_MAC_LENGTH, CursorMac } from './cursorMac.js';
 import { EXPIRED_IDS_KEPT_MS, newTaskRecord, TaskLimitError } from './taskStore.js';
 import { TaskListeners } from './taskListeners.js';
-import { canTransition, isTerminal, type TaskRecord } from './taskTypes.js';
+import type { TaskRecord } from './taskRecord.js';
+import { canTransition, isTerminal } from './taskStatus.js';
 import type {
   CreateTaskOptions,
   TaskEvent,

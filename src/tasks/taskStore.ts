@@ -5,7 +5,8 @@
  * tasks be failed. One contract test suite runs against every implementation
  * (test/contract/taskStore.contract.ts).
  */
-import type { TaskOutcome, TaskRecord, TaskStatus } from './taskTypes.js';
+import type { TaskOutcome, TaskRecord } from './taskRecord.js';
+import type { TaskStatus } from './taskStatus.js';
 
 /** Options of {@link TaskStore.create}. */
 export interface CreateTaskOptions {

@@ -6,7 +6,7 @@
  * interval promises; polls sent side by side are still refused.
  */
 import { describe, expect, it } from 'vitest';
-import { PollGate } from '../../src/server/taskGuards.js';
+import { PollGate } from '../../src/server/tasks/taskGuards.js';
 
 describe('issue 12: a poll arriving a millisecond before its turn', () => {
   it('waits for its turn instead of being refused', () => {

@@ -18,7 +18,7 @@ import { ErrorCode } from '../../src/index.js';
 import { serveHttp, type HttpListener } from '../../src/node.js';
 import { RedisTaskStore } from '../../src/redis.js';
 import { McpServer } from '../../src/server.js';
-import { ownerOf } from '../../src/server/taskRuntime.js';
+import { ownerOf } from '../../src/server/tasks/taskOwner.js';
 import type { TaskStore } from '../../src/tasks/taskStore.js';
 import { identityOf } from '../../src/transports/http/server/auth/tokenVerifier.js';
 import { startAuthServer, type TestAuthServer } from '../support/authServer.js';

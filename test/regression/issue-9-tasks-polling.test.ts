@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/index.js';
 import { McpServer, type TaskOptions } from '../../src/server.js';
-import { PollGate, type PollDecision } from '../../src/server/taskGuards.js';
+import { PollGate, type PollDecision } from '../../src/server/tasks/taskGuards.js';
 import { connect } from '../support/harness.js';
 
 type Raw = {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedTransport } from '../../../test/support/scriptedTransport.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../../jsonrpc/types.js';
-import type { Task, TaskStatus } from '../../tasks/taskTypes.js';
+import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
+import type { TaskStatus } from '../../tasks/taskStatus.js';
 import { McpClient } from '../mcpClient.js';
 import { taskStatusReporter } from './taskCalls.js';
 

@@ -11,12 +11,8 @@ import { isPlainObject } from '../../jsonrpc/guards.js';
 import type { Progress } from '../../jsonrpc/pendingRequests.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { CallTool, CancelTask, GetTask, GetTaskResult } from '../../protocol/methods.js';
-import {
-  isTerminal,
-  MODEL_IMMEDIATE_RESPONSE,
-  type Task,
-  type TaskStatus,
-} from '../../tasks/taskTypes.js';
+import { MODEL_IMMEDIATE_RESPONSE, type Task } from '../../tasks/eras/rev2025/taskWire.js';
+import { isTerminal, type TaskStatus } from '../../tasks/taskStatus.js';
 
 const STATUSES: readonly TaskStatus[] = [
   'working',

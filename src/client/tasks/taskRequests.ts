@@ -8,7 +8,7 @@ import { CancelTask, GetTask, GetTaskResult, ListTasks } from '../../protocol/me
 import { parseCallToolResult } from '../../protocol/params.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionFeatures } from '../../protocol/versions.js';
-import type { Task } from '../../tasks/taskTypes.js';
+import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 import { parseTask } from './taskCalls.js';
 
 /** The status of a task (`tasks/get`). */

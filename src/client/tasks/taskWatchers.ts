@@ -2,7 +2,7 @@
  * @module Who listens to which task's status notifications: the calls `callTool` runs as tasks
  * each watch their own task, and hear its `notifications/tasks/status` as they arrive.
  */
-import type { Task } from '../../tasks/taskTypes.js';
+import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 
 /** Listeners of status notifications, per task id. */
 export class TaskWatchers {

@@ -10,7 +10,7 @@ import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CompiledJsonSchema } from '../../protocol/jsonSchema.js';
 import { parseCallToolResult } from '../../protocol/params.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
-import type { Task } from '../../tasks/taskTypes.js';
+import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 import type { ApprovalGate } from '../approval/gate.js';
 import type { CallToolOptions, ClientOptions } from '../clientOptions.js';
 import type { EraSession } from '../eras/eraSession.js';

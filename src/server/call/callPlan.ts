@@ -7,11 +7,11 @@ import type { Identity } from '../../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionFeatures } from '../../protocol/versions.js';
-import type { DeadlineSweep } from '../deadlineSweep.js';
+import type { DeadlineSweep } from './deadlineSweep.js';
 import type { MiddlewareRequest } from '../middleware.js';
 import type { OutputPolicy } from '../outputPolicy.js';
 import type { RateLimitPolicy } from '../rateLimitPolicy.js';
-import type { TaskRuntime } from '../taskRuntime.js';
+import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
 import type { ToolEntry } from '../toolDefinition.js';
 

@@ -15,7 +15,7 @@ import { LocalError } from '../../jsonrpc/errors.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { CallPlan } from './callPlan.js';
 import { checkOutput, projected, thrownToResult } from './callResult.js';
-import type { Expiring } from '../deadlineSweep.js';
+import type { Expiring } from './deadlineSweep.js';
 import { toolError } from '../results.js';
 import type { CallContext } from '../toolContext.js';
 

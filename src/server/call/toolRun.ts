@@ -29,7 +29,8 @@ import { toolError } from '../results.js';
 import { CallContext, type SessionPort, type TaskBinding } from '../toolContext.js';
 import { projectedDefinition, type ToolEntry } from '../toolDefinition.js';
 import type { ToolSchemaCheck } from '../toolSchema.js';
-import { ownerOf, type TaskRuntime } from '../taskRuntime.js';
+import type { TaskRuntime } from '../tasks/taskRuntime.js';
+import { runsAsTask, startCallTask } from '../tasks/eras/rev2025/taskCall.js';
 
 /** What a call answers: now, once an async check is done, or when its handler settles. */
 export type CallOutcome = CallToolResult | Promise<CallToolResult> | Deferred<CallToolResult>;
@@ -81,9 +82,9 @@ function startToolTask(
   },
 ): Promise<CallToolResult> {
   const { session, request, entry } = plan;
-  const created = task.tasks.start({
-    owner: ownerOf(session.info.id, request.identity),
-    session: { id: session.info.id, sendTaskStatus: (t) => session.sendTaskStatus(t) },
+  const created = startCallTask(task.tasks, {
+    session,
+    identity: request.identity,
     ttl: task.ttl,
     immediateResponse: entry.immediateResponse,
     run: async (binding, cancellation) => {
@@ -229,23 +230,13 @@ function negotiateAndRun(
   const tasks = deps.tasks;
   if (tasks && features.tasks && (request.identity !== undefined || !session.transient)) {
     // Tool-level negotiation (2025-11-25 tasks): -32601 when the call and the tool disagree.
-    const support = entry.definition.execution?.taskSupport ?? 'forbidden';
-    if (params.task !== undefined && support === 'forbidden') {
-      throw new RpcError(ErrorCode.MethodNotFound, `Tool "${entry.name}" cannot be run as a task`);
-    }
-    if (params.task === undefined && support === 'required') {
-      throw new RpcError(
-        ErrorCode.MethodNotFound,
-        `Tool "${entry.name}" must be run as a task (send params.task)`,
-      );
-    }
-    if (params.task !== undefined) {
+    if (runsAsTask(entry, params)) {
       // The task's result is stored, not sent through any chain: the output stage runs here.
       const release = slot?.release;
       if (slot) slot.release = undefined; // the task frees it when its run ends
       return startToolTask(
         { ...plan, exit: throughSanitizeStage },
-        { tasks, ttl: params.task.ttl, args: params.arguments ?? {}, release },
+        { tasks, ttl: params.task?.ttl, args: params.arguments ?? {}, release },
       );
     }
   }

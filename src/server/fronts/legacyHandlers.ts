@@ -2,7 +2,7 @@
 import { era2025 } from '../../protocol/eras/rev2025/era.js';
 import { handlerTable, type HandlerTable } from '../dispatch/handlerTable.js';
 import type { ServerServices } from '../dispatch/serverServices.js';
-import { taskBindings } from '../dispatch/taskHandlers.js';
+import { taskBindings } from '../tasks/eras/rev2025/taskHandlers.js';
 import { toolBindings } from '../dispatch/toolMethods.js';
 import { LEGACY_BINDINGS } from './legacyMethods.js';
 import type { LegacyScope } from './legacyScope.js';

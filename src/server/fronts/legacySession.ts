@@ -38,7 +38,7 @@ import {
   type ProgressParams,
 } from '../../protocol/types.js';
 import type { ProtocolVersion } from '../../protocol/versions.js';
-import type { Task } from '../../tasks/taskTypes.js';
+import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
 import type { InputChannel } from '../input/inputChannel.js';
 import { combinedObserver } from '../instrumentation.js';

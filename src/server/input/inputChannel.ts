@@ -31,7 +31,7 @@ export interface InputAnswers {
 /** The answer to `R`. */
 export type InputAnswer<R extends InputRequest> = InputAnswers[R['kind']];
 
-/** How a call running as a task reaches its client (see server/taskRuntime.ts). */
+/** How a call running as a task reaches its client (see server/tasks/taskRuntime.ts). */
 export interface TaskBinding {
   readonly taskId: string;
   /** The stream task messages go on now: a waiting `tasks/result`, if any (else the session's). */

@@ -10,7 +10,7 @@ import type { JsonObject } from '../../jsonrpc/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import { CreateMessage, Elicit, ListRoots } from '../../protocol/methods.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
-import { RELATED_TASK } from '../../tasks/taskTypes.js';
+import { RELATED_TASK } from '../../tasks/eras/rev2025/taskWire.js';
 import type { InputAnswer, InputCall, InputChannel, InputRequest } from './inputChannel.js';
 import { pushRefusal } from './pushRefusal.js';
 

@@ -1,15 +1,16 @@
 /**
- * @module The handlers of the task methods: offered only where the scope says tasks are (else
- * -32601, as if the method did not exist), each bound to its requestor.
+ * @module The handlers of the 2025-11-25 task methods, for the 2025 era's handler table: offered
+ * only where the scope says tasks are (else -32601, as if the method did not exist), each bound
+ * to its requestor.
  */
-import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
-import type { JsonRpcRequest } from '../../jsonrpc/types.js';
-import { methodNotFound } from '../../protocol/methods.js';
-import { TASK_METHODS, type TaskMethod } from '../taskMethods.js';
-import { ownerOf } from '../taskRuntime.js';
-import { bind, type HandlerBinding } from './handlerTable.js';
-import type { RequestScope } from './requestScope.js';
-import type { ServerServices } from './serverServices.js';
+import type { IncomingRequestContext } from '../../../../jsonrpc/connection.js';
+import type { JsonRpcRequest } from '../../../../jsonrpc/types.js';
+import { methodNotFound } from '../../../../protocol/methods.js';
+import { bind, type HandlerBinding } from '../../../dispatch/handlerTable.js';
+import type { RequestScope } from '../../../dispatch/requestScope.js';
+import type { ServerServices } from '../../../dispatch/serverServices.js';
+import { ownerOf } from '../../taskOwner.js';
+import { TASK_METHODS, type TaskMethod } from './taskMethods.js';
 
 /** The task handlers of `server`. */
 export function taskBindings(server: ServerServices): HandlerBinding[] {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { connect } from '../../test/support/harness.js';
-import { sleep } from '../../test/support/scriptedTransport.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
-import { MemoryTaskStore } from '../tasks/memoryTaskStore.js';
-import type { TaskStore } from '../tasks/taskStore.js';
-import type { Task } from '../tasks/taskTypes.js';
-import { McpServer } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { sleep } from '../../../test/support/scriptedTransport.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { MemoryTaskStore } from '../../tasks/memoryTaskStore.js';
+import type { TaskStore } from '../../tasks/taskStore.js';
+import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
+import { McpServer } from '../../server.js';
 
 function taskServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const server = new McpServer({ name: 'tasks', version: '1' }, { onerror: () => {}, ...options });

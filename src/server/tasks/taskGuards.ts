@@ -6,8 +6,8 @@
  * lookups"). A refusal is the server's rate-limit error (-31429, `data: { retryAfterMs, limit }`),
  * as for calls. Memory stays bounded: idle entries are dropped, then the oldest.
  */
-import type { RpcError } from '../jsonrpc/errors.js';
-import { rateLimitError } from './rateLimitPolicy.js';
+import type { RpcError } from '../../jsonrpc/errors.js';
+import { rateLimitError } from '../rateLimitPolicy.js';
 
 /** How a poll is let through: at once (0), after `waitMs`, or refused. */
 export type PollDecision =

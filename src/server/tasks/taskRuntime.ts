@@ -1,129 +1,56 @@
 /**
- * @module Running tool calls as tasks (MCP 2025-11-25): a task-augmented `tools/call` is answered
- * at once with a CreateTaskResult while the tool runs detached from the request; its outcome is
- * stored for `tasks/result`. The runner holds a lease it renews, so the tasks of a process that
- * dies are failed by any other; a cancel seen through the store (from any process) aborts the run.
- * Tasks are bounded: per requestor (unfinished tasks, counted by the store across instances), per
- * process (handlers running here), and in time (a handler is aborted when its task expires).
+ * @module Running requests as tasks, the part every protocol generation shares: a task is
+ * created in the store and its work runs detached from the request that asked for it; its
+ * outcome is stored with the terminal status the generation gives it. The runner holds a lease
+ * it renews, so the tasks of a process that dies are failed by any other; a cancel seen through
+ * the store (from any process) aborts the run. Tasks are bounded: per requestor (unfinished
+ * tasks, counted by the store across instances), per process (handlers running here), and in time
+ * (a handler is aborted when its task expires). What a generation answers and sends about a task
+ * is its wire view's business (eras/).
  */
-import { Cancellation } from '../jsonrpc/cancellation.js';
-import { ErrorCode, LocalError, RpcError, toRpcError } from '../jsonrpc/errors.js';
-import type { Identity } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import { CallTool } from '../protocol/methods.js';
-import { MemoryTaskStore } from '../tasks/memoryTaskStore.js';
-import { TaskLimitError, type TaskStore, type TransitionResult } from '../tasks/taskStore.js';
-import {
-  isTerminal,
-  MODEL_IMMEDIATE_RESPONSE,
-  taskOf,
-  type Task,
-  type TaskOutcome,
-  type TaskRecord,
-} from '../tasks/taskTypes.js';
+import { Cancellation } from '../../jsonrpc/cancellation.js';
+import { ErrorCode, LocalError, RpcError, toRpcError } from '../../jsonrpc/errors.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import { MemoryTaskStore } from '../../tasks/memoryTaskStore.js';
+import type { TaskOutcome, TaskRecord, TaskSettlement } from '../../tasks/taskRecord.js';
+import { isTerminal } from '../../tasks/taskStatus.js';
+import { TaskLimitError, type TaskStore, type TransitionResult } from '../../tasks/taskStore.js';
+import type { TaskBinding } from '../toolContext.js';
+import { MAX_TIMER_MS } from '../toolDefinition.js';
 import { LookupGuard, PollGate } from './taskGuards.js';
-import type { TaskBinding } from './toolContext.js';
-import { MAX_TIMER_MS } from './toolDefinition.js';
-
-/** Task settings of a server. */
-export interface TaskOptions {
-  /** Where tasks live. Default: in memory. */
-  store?: TaskStore;
-  /** TTL when the client asks for none. Default 10 min. */
-  defaultTtlMs?: number;
-  /** The most TTL a client gets, whatever it asks. Default 1 hour. */
-  maxTtlMs?: number;
-  /** The polling interval suggested to clients. Default 1000 ms. */
-  pollIntervalMs?: number;
-  /** A runner's lease; renewed every third of it. Default 30 s. */
-  leaseMs?: number;
-  /** Tasks per `tasks/list` page. Default 100. */
-  pageSize?: number;
-  /** Send `notifications/tasks/status` on status changes. Default true. */
-  statusNotifications?: boolean;
-  /**
-   * Unfinished (working or input_required) tasks one requestor may have at once; more are
-   * refused with -32000. The requestor is the task's owner (see {@link ownerOf}).
-   * Counted by the store, so with Redis it holds across every instance. Default 100.
-   */
-  maxTasksPerRequestor?: number;
-  /**
-   * Task handlers running in this process at once (every requestor); more are refused with
-   * -32000. Per instance: each instance protects its own resources. Default 10 000.
-   */
-  maxRunningTasks?: number;
-  /**
-   * Polls (`tasks/get`, `tasks/result`) of one task a requestor may send at once beyond one per
-   * `pollIntervalMs`. A faster poll is answered late (at most one interval), one sent side by
-   * side beyond that is refused with the rate-limit error (-31429, `data: { retryAfterMs, limit:
-   * 'taskPoll' }`). Per instance. Default 10.
-   */
-  pollBurst?: number;
-  /**
-   * Lookups of unknown task ids a requestor may make per window (each answered -32602 "unknown
-   * task"); at the limit its task requests naming an id are refused with the rate-limit error
-   * (-31429, `data: { retryAfterMs, limit: 'unknownTasks' }`) for one window and the server's
-   * `onerror` hears of it once. Its own expired tasks are not unknown (see `TaskStore.expired`).
-   * Per instance. Default 100 per 60 s.
-   */
-  unknownTaskLookups?: { limit: number; windowMs: number };
-}
-
-/** A setting that must be a positive integer (or a positive number of ms). */
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1)
-    throw new RangeError(`tasks.${name} must be a positive integer (got ${String(value)})`);
-  return value;
-}
+import { positiveSetting as positive, type TaskOptions } from './taskOptions.js';
 
 /** What the runtime needs from the session a task was created on. */
 export interface TaskSessionPort {
   readonly id: string;
-  sendTaskStatus(task: Task): void;
+  /** A change of the task's status, told in the session's own wire shape. */
+  taskChanged(record: TaskRecord): void;
+}
+
+/** What {@link TaskRuntime.start} runs, and for whom. */
+export interface TaskStart {
+  owner: string;
+  /** The request that creates the task, e.g. `tools/call` (kept in the record). */
+  method: string;
+  session: TaskSessionPort;
+  /** The TTL the requestor asked for, if any (capped, see {@link TaskRuntime.ttlFor}). */
+  ttl: number | undefined;
+  /** The work: the underlying request's result (a thrown error becomes the task's error). */
+  run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
+  /** The terminal status the outcome gives the task (the generation's rule). */
+  settle: (outcome: TaskOutcome) => TaskSettlement;
 }
 
 /** One task being run by this process. */
 interface Running {
   readonly cancellation: Cancellation;
   readonly session: TaskSessionPort;
-  /** tasks/result requests of the creating session waiting on this task (newest last). */
+  /** Requests of the creating session waiting on this task (newest last): its messages' route. */
   readonly waiting: RequestId[];
 }
 
 function randomRunnerId(): string {
   return `runner-${crypto.randomUUID()}`;
-}
-
-/**
- * The owner of tasks created by a caller (the spec's requestor). Authenticated: the identity's
- * id, issuer, subject and client together, the binding an HTTP session has (sessionOwner.ts), so
- * another application of the same user (same issuer and subject, another `client_id`/`azp`) is
- * another owner and sees none of the tasks. An identity that names none of issuer, subject and
- * client (an API key, an application's own identity) is `principal:<id>`, as before. Without
- * authentication: the session.
- */
-export function ownerOf(sessionId: string, identity: Identity | undefined): string {
-  if (!identity) return `session:${sessionId}`;
-  const { id, issuer, subject, clientId } = identity;
-  if (issuer === undefined && subject === undefined && clientId === undefined)
-    return `principal:${id}`;
-  // JSON: no id, issuer, subject and client can spell another four (nor a `principal:` owner).
-  return `identity:${JSON.stringify([id, issuer ?? null, subject ?? null, clientId ?? null])}`;
-}
-
-/** Turns a stored outcome into what `tasks/result` answers (a result, or a thrown RpcError). */
-export function resultOf(record: TaskRecord, relatedTask: JsonObject): JsonObject {
-  const outcome = record.outcome;
-  if (!outcome) {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Task ${record.taskId} was ${record.status} and has no result`,
-    );
-  }
-  if (outcome.kind === 'error') throw RpcError.fromWire(outcome.error);
-  const meta = (outcome.result['_meta'] as JsonObject | undefined) ?? {};
-  return { ...outcome.result, _meta: { ...meta, ...relatedTask } };
 }
 
 /** The server's task runtime. */
@@ -195,17 +122,11 @@ export class TaskRuntime {
   }
 
   /**
-   * Creates a task and starts `run` in the background. Throws -32000 when the requestor or this
-   * process is at its limit of tasks, -32603 when the task cannot be stored (no task id is handed
-   * out then).
+   * Creates a task and starts `run` in the background; returns the task as created. Throws
+   * -32000 when the requestor or this process is at its limit of tasks, -32603 when the task
+   * cannot be stored (no task id is handed out then).
    */
-  async start(options: {
-    owner: string;
-    session: TaskSessionPort;
-    ttl: number | undefined;
-    immediateResponse: string | undefined;
-    run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
-  }): Promise<JsonObject> {
+  async start(options: TaskStart): Promise<TaskRecord> {
     if (this.running.size + this.starting >= this.maxRunning) {
       throw new RpcError(
         ErrorCode.ServerBusy,
@@ -217,7 +138,7 @@ export class TaskRuntime {
     try {
       record = await this.store.create({
         owner: options.owner,
-        method: CallTool.method,
+        method: options.method,
         ttl: this.ttlFor(options.ttl),
         pollInterval: this.pollIntervalMs,
         runner: this.runnerId,
@@ -241,13 +162,13 @@ export class TaskRuntime {
       this.starting -= 1;
     }
     void this.runInBackground(record, options);
-    const result: JsonObject = { task: taskOf(record) };
-    if (options.immediateResponse !== undefined)
-      result['_meta'] = { [MODEL_IMMEDIATE_RESPONSE]: options.immediateResponse };
-    return result;
+    return record;
   }
 
-  /** Registers a tasks/result request waiting on a task run here; returns the unregister. */
+  /**
+   * Registers a request of the creating session waiting on a task run here (2025-11-25's
+   * `tasks/result`): the task's messages follow the newest such request. Returns the unregister.
+   */
   await(taskId: string, sessionId: string, requestId: RequestId): () => void {
     const running = this.running.get(taskId);
     if (!running || running.session.id !== sessionId) return () => {};
@@ -315,13 +236,7 @@ export class TaskRuntime {
     }
   }
 
-  private async runInBackground(
-    record: TaskRecord,
-    options: {
-      session: TaskSessionPort;
-      run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
-    },
-  ): Promise<void> {
+  private async runInBackground(record: TaskRecord, options: TaskStart): Promise<void> {
     const taskId = record.taskId;
     const cancellation = new Cancellation();
     const running: Running = { cancellation, session: options.session, waiting: [] };
@@ -365,10 +280,9 @@ export class TaskRuntime {
       outcome = { kind: 'error', error: rpc.toJSON() };
     }
     await statusChain.catch(() => {});
-    const failed = outcome.kind === 'error' || outcome.result['isError'] === true;
     try {
       // A task cancelled meanwhile stays cancelled: the transition is refused, nothing to do.
-      await this.storeOutcome(record, failed ? 'failed' : 'completed', outcome);
+      await this.storeOutcome(record, options.settle(outcome), outcome);
     } finally {
       clearTimeout(expiry);
       this.running.delete(taskId);
@@ -402,14 +316,14 @@ export class TaskRuntime {
    */
   private async storeOutcome(
     record: TaskRecord,
-    to: 'completed' | 'failed',
+    settlement: TaskSettlement,
     outcome: TaskOutcome,
   ): Promise<TransitionResult | undefined> {
+    const { to, statusMessage } = settlement;
     const giveUpAt =
       record.ttl === null ? Number.POSITIVE_INFINITY : Date.parse(record.createdAt) + record.ttl;
     for (let attempt = 0; ; attempt++) {
       try {
-        const statusMessage = to === 'failed' ? failureMessage(outcome) : undefined;
         return await this.store.transition({
           taskId: record.taskId,
           to,
@@ -427,7 +341,7 @@ export class TaskRuntime {
 
   private notify(running: Running, record: TaskRecord): void {
     if (this.options.statusNotifications === false) return;
-    running.session.sendTaskStatus(taskOf(record));
+    running.session.taskChanged(record);
   }
 
   /** True when a task is still running in this process. */
@@ -439,21 +353,4 @@ export class TaskRuntime {
   static finished(record: TaskRecord): boolean {
     return isTerminal(record.status);
   }
-}
-
-/**
- * Why a task failed, for its `statusMessage`: the JSON-RPC error's message, or the first text of
- * an `isError` result (a handler's error, or a result too large to send), cut to 500 characters.
- */
-function failureMessage(outcome: TaskOutcome): string | undefined {
-  let text: unknown;
-  if (outcome.kind === 'error') text = outcome.error.message;
-  else {
-    const content = outcome.result['content'];
-    const first = Array.isArray(content)
-      ? (content[0] as { text?: unknown } | undefined)
-      : undefined;
-    text = first?.text;
-  }
-  return typeof text === 'string' && text !== '' ? text.slice(0, 500) : undefined;
 }
