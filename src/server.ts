@@ -78,8 +78,8 @@ export {
   ToolError,
 } from './server/results.js';
 export type { ContentOptions } from './server/results.js';
-export { DEFAULT_URI_SCHEMES } from './server/outputPolicy.js';
-export type { RefusedUriAction, SanitizeOptions } from './server/outputPolicy.js';
-export { COMMON_SECRET_PATTERNS } from './server/secretPatterns.js';
-export type { Redaction, RedactFunction, RedactionRule } from './server/redaction.js';
-export type { UriCheck } from './server/uriSchemes.js';
+export { DEFAULT_URI_SCHEMES } from './server/sanitize/outputPolicy.js';
+export type { RefusedUriAction, SanitizeOptions } from './server/sanitize/outputPolicy.js';
+export { COMMON_SECRET_PATTERNS } from './server/sanitize/secretPatterns.js';
+export type { Redaction, RedactFunction, RedactionRule } from './server/sanitize/redaction.js';
+export type { UriCheck } from './server/sanitize/uriSchemes.js';

@@ -14,7 +14,11 @@ import type { CallDependencies } from './call/callPlan.js';
 import type { ServerRateLimitOption } from './rateLimitOptions.js';
 import { RateLimitPolicy } from './rateLimitPolicy.js';
 import type { RateLimitStore } from './rateLimitStore.js';
-import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
+import {
+  compileOutputPolicy,
+  type OutputPolicy,
+  type SanitizeOptions,
+} from './sanitize/outputPolicy.js';
 import type { ServerInstrumentation } from './instrumentation.js';
 import type { Middleware, MiddlewarePlacement } from './middleware.js';
 import { MiddlewareChain } from './middlewareChain.js';

@@ -30,8 +30,8 @@ import type {
   InputRequest,
   TaskBinding,
 } from './input/inputChannel.js';
-import type { OutputPolicy } from './outputPolicy.js';
-import { sanitizeText } from './sanitizeResult.js';
+import type { OutputPolicy } from './sanitize/outputPolicy.js';
+import { sanitizeText } from './sanitize/sanitizeResult.js';
 
 /** What a handler may know about the session it serves. */
 export interface SessionInfo {

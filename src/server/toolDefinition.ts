@@ -16,7 +16,11 @@ import type {
 import type { RevisionProfile } from '../protocol/eras/era.js';
 import type { Revision } from '../protocol/versions.js';
 import type { Middleware } from './middleware.js';
-import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
+import {
+  compileOutputPolicy,
+  type OutputPolicy,
+  type SanitizeOptions,
+} from './sanitize/outputPolicy.js';
 import { rateLimitRuleProblem, type RateLimitRule } from './rateLimitStore.js';
 import type { ToolContext } from './toolContext.js';
 import {

@@ -9,7 +9,7 @@ import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionFeatures } from '../../protocol/versions.js';
 import type { DeadlineSweep } from '../deadlineSweep.js';
 import type { MiddlewareRequest } from '../middleware.js';
-import type { OutputPolicy } from '../outputPolicy.js';
+import type { OutputPolicy } from '../sanitize/outputPolicy.js';
 import type { RateLimitPolicy } from '../rateLimitPolicy.js';
 import type { TaskRuntime } from '../taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
