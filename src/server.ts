@@ -36,8 +36,8 @@ export type {
   ServerSessionView,
   SessionObserver,
 } from './server/instrumentation.js';
-export { MemoryRateLimitStore } from './server/memoryRateLimitStore.js';
-export type { MemoryRateLimitStoreOptions } from './server/memoryRateLimitStore.js';
+export { MemoryRateLimitStore } from './server/policy/memoryRateLimitStore.js';
+export type { MemoryRateLimitStoreOptions } from './server/policy/memoryRateLimitStore.js';
 export type {
   Admission,
   Admitted,
@@ -47,13 +47,13 @@ export type {
   RateLimitStore,
   Refused,
   SlotTake,
-} from './server/rateLimitStore.js';
+} from './server/policy/rateLimitStore.js';
 export type {
   ConcurrencyLimit,
   RateLimitOptions,
   ServerRateLimitOption,
-} from './server/rateLimitOptions.js';
-export type { RateLimitKind } from './server/rateLimitPolicy.js';
+} from './server/policy/rateLimitOptions.js';
+export type { RateLimitKind } from './server/policy/rateLimitPolicy.js';
 export type { TaskOptions } from './server/taskRuntime.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';

@@ -11,9 +11,9 @@ import { RawJson } from '../jsonrpc/rawJson.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './call/callPlan.js';
-import type { ServerRateLimitOption } from './rateLimitOptions.js';
-import { RateLimitPolicy } from './rateLimitPolicy.js';
-import type { RateLimitStore } from './rateLimitStore.js';
+import type { ServerRateLimitOption } from './policy/rateLimitOptions.js';
+import { RateLimitPolicy } from './policy/rateLimitPolicy.js';
+import type { RateLimitStore } from './policy/rateLimitStore.js';
 import {
   compileOutputPolicy,
   type OutputPolicy,

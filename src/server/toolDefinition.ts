@@ -21,7 +21,7 @@ import {
   type OutputPolicy,
   type SanitizeOptions,
 } from './sanitize/outputPolicy.js';
-import { rateLimitRuleProblem, type RateLimitRule } from './rateLimitStore.js';
+import { rateLimitRuleProblem, type RateLimitRule } from './policy/rateLimitStore.js';
 import type { ToolContext } from './toolContext.js';
 import {
   compileToolSchema,

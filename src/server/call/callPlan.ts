@@ -10,7 +10,7 @@ import type { RevisionFeatures } from '../../protocol/versions.js';
 import type { DeadlineSweep } from '../deadlineSweep.js';
 import type { MiddlewareRequest } from '../middleware.js';
 import type { OutputPolicy } from '../sanitize/outputPolicy.js';
-import type { RateLimitPolicy } from '../rateLimitPolicy.js';
+import type { RateLimitPolicy } from '../policy/rateLimitPolicy.js';
 import type { TaskRuntime } from '../taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
 import type { ToolEntry } from '../toolDefinition.js';

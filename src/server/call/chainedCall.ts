@@ -14,7 +14,7 @@ import { middlewareResult, middlewareToolError } from './callResult.js';
 import { outputStage, stageRunsOutside } from './sanitizeStage.js';
 import { accessibleTool, admitCall } from './policyStages.js';
 import { asPromise, runTool, type SlotHolder } from './toolRun.js';
-import type { Admitted } from '../rateLimitStore.js';
+import type { Admitted } from '../policy/rateLimitStore.js';
 import type { MiddlewareRequest } from '../middleware.js';
 import type { MiddlewareChain, PolicyStages } from '../middlewareChain.js';
 import type { SessionPort } from '../toolContext.js';

@@ -9,7 +9,7 @@ import type { CallDependencies, CallRequest } from './callPlan.js';
 import { throughSanitizeStage } from './sanitizeStage.js';
 import { accessibleTool, admitCall } from './policyStages.js';
 import { parseCallToolParams } from '../../protocol/params.js';
-import type { Admitted } from '../rateLimitStore.js';
+import type { Admitted } from '../policy/rateLimitStore.js';
 import type { SessionPort } from '../toolContext.js';
 import { asPromise, runTool, type CallOutcome, type SlotHolder, type ToolRun } from './toolRun.js';
 
