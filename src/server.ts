@@ -5,7 +5,7 @@ export { JsonSchemaNotLoaded, preloadJsonSchemaSupport } from './protocol/ajvLoa
 export { McpServer } from './server/mcpServer.js';
 export type { ConnectOptions, ServerOptions, ToolVisibility } from './server/mcpServer.js';
 export { ServerSession } from './server/serverSession.js';
-export type { RegisteredTool, ToolUpdate } from './server/toolRegistry.js';
+export type { RegisteredTool, ToolUpdate } from './server/registry/toolRegistry.js';
 export type {
   StructuredReturn,
   ToolArgs,
@@ -13,15 +13,20 @@ export type {
   ToolHandler,
   ToolReturn,
   UnstructuredReturn,
-} from './server/toolDefinition.js';
+} from './server/registry/toolDefinition.js';
 export type {
   ClientRequestOptions,
   SessionInfo,
   ToolContext,
   ToolLogger,
 } from './server/toolContext.js';
-export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
-export type { FromJsonSchema } from './server/inferJsonSchema.js';
+export type {
+  InferInput,
+  InferOutput,
+  JsonSchemaInput,
+  SchemaInput,
+} from './server/registry/toolSchema.js';
+export type { FromJsonSchema } from './server/registry/inferJsonSchema.js';
 export { POLICY_STAGES } from './server/middleware.js';
 export type {
   Middleware,

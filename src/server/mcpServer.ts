@@ -8,7 +8,7 @@ import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './sessionState.js';
 import { RawJson } from '../jsonrpc/rawJson.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from './registry/cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';
 import type { CallDependencies } from './call/callPlan.js';
 import type { ServerRateLimitOption } from './policy/rateLimitOptions.js';
@@ -39,9 +39,9 @@ import {
   type ToolConfig,
   type ToolEntry,
   type ToolHandler,
-} from './toolDefinition.js';
-import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
-import type { SchemaInput } from './toolSchema.js';
+} from './registry/toolDefinition.js';
+import { ToolRegistry, type RegisteredTool } from './registry/toolRegistry.js';
+import type { SchemaInput } from './registry/toolSchema.js';
 import type {
   Implementation,
   InitializeResult,

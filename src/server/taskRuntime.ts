@@ -23,7 +23,7 @@ import {
 } from '../tasks/taskTypes.js';
 import { LookupGuard, PollGate } from './taskGuards.js';
 import type { TaskBinding } from './toolContext.js';
-import { MAX_TIMER_MS } from './toolDefinition.js';
+import { MAX_TIMER_MS } from './registry/toolDefinition.js';
 
 /** Task settings of a server. */
 export interface TaskOptions {

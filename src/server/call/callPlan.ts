@@ -13,7 +13,7 @@ import type { OutputPolicy } from '../sanitize/outputPolicy.js';
 import type { RateLimitPolicy } from '../policy/rateLimitPolicy.js';
 import type { TaskRuntime } from '../taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {

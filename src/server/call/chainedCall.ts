@@ -18,7 +18,7 @@ import type { Admitted } from '../policy/rateLimitStore.js';
 import type { MiddlewareRequest } from '../middleware.js';
 import type { MiddlewareChain, PolicyStages } from '../middlewareChain.js';
 import type { SessionPort } from '../toolContext.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 
 /** A CreateTaskResult (a task-augmented call's answer) rather than a CallToolResult. */
 function isTaskCreated(value: JsonObject): boolean {

@@ -12,7 +12,7 @@ import { compileOutputPolicy, type OutputPolicy } from '../sanitize/outputPolicy
 import { oversizeOf } from '../sanitize/resultSize.js';
 import { toolError } from '../results.js';
 import { sanitizeStage } from '../sanitize/sanitizeResult.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 import type { CallDependencies, CallPlan, StageExit } from './callPlan.js';
 
 /** The output policy of `entry`'s calls (its own `sanitize` over the server's), compiled once. */

@@ -27,8 +27,8 @@ import { PolicyRequest } from '../middlewareRequest.js';
 import { PendingCall } from './pendingCall.js';
 import { toolError } from '../results.js';
 import { CallContext, type SessionPort, type TaskBinding } from '../toolContext.js';
-import { projectedDefinition, type ToolEntry } from '../toolDefinition.js';
-import type { ToolSchemaCheck } from '../toolSchema.js';
+import { projectedDefinition, type ToolEntry } from '../registry/toolDefinition.js';
+import type { ToolSchemaCheck } from '../registry/toolSchema.js';
 import { ownerOf, type TaskRuntime } from '../taskRuntime.js';
 
 /** What a call answers: now, once an async check is done, or when its handler settles. */
