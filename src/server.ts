@@ -27,20 +27,20 @@ export type {
   SchemaInput,
 } from './server/registry/toolSchema.js';
 export type { FromJsonSchema } from './server/registry/inferJsonSchema.js';
-export { POLICY_STAGES } from './server/middleware.js';
+export { POLICY_STAGES } from './server/middleware/middleware.js';
 export type {
   Middleware,
   MiddlewareNext,
   MiddlewarePlacement,
   MiddlewareRequest,
   PolicyStage,
-} from './server/middleware.js';
+} from './server/middleware/middleware.js';
 export type {
   IncomingRequestView,
   ServerInstrumentation,
   ServerSessionView,
   SessionObserver,
-} from './server/instrumentation.js';
+} from './server/middleware/instrumentation.js';
 export { MemoryRateLimitStore } from './server/policy/memoryRateLimitStore.js';
 export type { MemoryRateLimitStoreOptions } from './server/policy/memoryRateLimitStore.js';
 export type {

@@ -19,9 +19,9 @@ import {
   type OutputPolicy,
   type SanitizeOptions,
 } from './sanitize/outputPolicy.js';
-import type { ServerInstrumentation } from './instrumentation.js';
-import type { Middleware, MiddlewarePlacement } from './middleware.js';
-import { MiddlewareChain } from './middlewareChain.js';
+import type { ServerInstrumentation } from './middleware/instrumentation.js';
+import type { Middleware, MiddlewarePlacement } from './middleware/middleware.js';
+import { MiddlewareChain } from './middleware/middlewareChain.js';
 import { TaskRuntime, type TaskOptions } from './taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
 import type { RevisionProfile } from '../protocol/eras/era.js';

@@ -12,8 +12,8 @@
  * The dispatcher picks one per request by whether the chain is empty.
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import type { MiddlewareChain } from '../middlewareChain.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import type { MiddlewareChain } from '../middleware/middlewareChain.js';
 import type { SessionPort } from '../toolContext.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
 import { callThroughChain } from './chainedCall.js';

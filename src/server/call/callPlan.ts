@@ -8,7 +8,7 @@ import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionFeatures } from '../../protocol/versions.js';
 import type { DeadlineSweep } from '../deadlineSweep.js';
-import type { MiddlewareRequest } from '../middleware.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
 import type { OutputPolicy } from '../sanitize/outputPolicy.js';
 import type { RateLimitPolicy } from '../policy/rateLimitPolicy.js';
 import type { TaskRuntime } from '../taskRuntime.js';

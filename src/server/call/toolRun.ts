@@ -21,9 +21,9 @@ import {
   thrownToResult,
 } from './callResult.js';
 import { outputPolicyOf, stageRunsOutside, throughSanitizeStage } from './sanitizeStage.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import { runSteps } from '../middlewareChain.js';
-import { PolicyRequest } from '../middlewareRequest.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import { runSteps } from '../middleware/middlewareChain.js';
+import { PolicyRequest } from '../middleware/middlewareRequest.js';
 import { PendingCall } from './pendingCall.js';
 import { toolError } from '../results.js';
 import { CallContext, type SessionPort, type TaskBinding } from '../toolContext.js';

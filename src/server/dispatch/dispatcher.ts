@@ -9,8 +9,8 @@ import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
 import { RawJson } from '../../jsonrpc/rawJson.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import { methodNotFound } from '../../protocol/methods.js';
-import type { MiddlewareChain } from '../middlewareChain.js';
-import { PolicyRequest } from '../middlewareRequest.js';
+import type { MiddlewareChain } from '../middleware/middlewareChain.js';
+import { PolicyRequest } from '../middleware/middlewareRequest.js';
 import type { HandlerOutcome, HandlerTable } from './handlerTable.js';
 import type { RequestScope } from './requestScope.js';
 

@@ -41,7 +41,7 @@ import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { Task } from '../../tasks/taskTypes.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
 import type { InputChannel } from '../input/inputChannel.js';
-import { combinedObserver } from '../instrumentation.js';
+import { combinedObserver } from '../middleware/instrumentation.js';
 import {
   restoreState,
   snapshotOf,

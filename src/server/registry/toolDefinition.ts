@@ -15,7 +15,7 @@ import type {
 } from '../../protocol/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { Revision } from '../../protocol/versions.js';
-import type { Middleware } from '../middleware.js';
+import type { Middleware } from '../middleware/middleware.js';
 import {
   compileOutputPolicy,
   type OutputPolicy,
