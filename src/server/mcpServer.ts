@@ -6,7 +6,7 @@ import { hasScopes } from '../jsonrpc/scopes.js';
 import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { PersistSessionState } from './sessionState.js';
+import type { PersistSessionState } from './fronts/sessionState.js';
 import { RawJson } from '../jsonrpc/rawJson.js';
 import { decodeCursor, encodeCursor } from './registry/cursor.js';
 import { DeadlineSweep } from './deadlineSweep.js';

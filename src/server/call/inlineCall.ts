@@ -43,7 +43,7 @@ function runAdmitted(run: Omit<ToolRun, 'slot'>, admission: Admitted): CallOutco
  * Runs one `tools/call` and returns the result as the session's revision allows it. Each step is
  * synchronous unless it has to wait: a tool whose schema and handler are synchronous is answered
  * without allocating a single promise. This is the path without server-wide middleware; the
- * stages run inline, in the chain's order (see middleware.ts).
+ * stages run inline, in the chain's order (see middleware/middleware.ts).
  */
 export function callTool(
   deps: CallDependencies,

@@ -36,8 +36,8 @@ export class Dispatcher<S extends RequestScope = RequestScope> {
   }
 
   /**
-   * A request through the middleware (see middleware.ts). Unknown methods go through too, so a
-   * middleware sees (and may limit) them before they are refused.
+   * A request through the middleware (see middleware/middleware.ts). Unknown methods go through
+   * too, so a middleware sees (and may limit) them before they are refused.
    */
   private throughChain(
     request: JsonRpcRequest,

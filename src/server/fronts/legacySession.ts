@@ -47,7 +47,7 @@ import {
   snapshotOf,
   type PersistSessionState,
   type SessionState,
-} from '../sessionState.js';
+} from './sessionState.js';
 import type { SessionInfo } from '../toolContext.js';
 import type { LegacyFront } from './legacyFront.js';
 import { LegacyScope } from './legacyScope.js';
