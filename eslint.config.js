@@ -25,7 +25,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Forbids, in the files of `layer` (src/<layer>/**), imports that reach the named sibling layers,
- * except the single files in `allow` (e.g. `server/rateLimitStore.js`) and the folders in
+ * except the single files in `allow` (e.g. `server/policy/rateLimitStore.js`) and the folders in
  * `allowFolders` (e.g. `protocol/eras`). One entry per folder depth, each with exactly the `../`
  * that climb to src/: a folder of a layer named like another layer (transports/http/client/,
  * server/tasks/) is then not taken for that layer, and no depth escapes the rule.
@@ -160,14 +160,14 @@ export default tseslint.config(
     'the OAuth client imports only jsonrpc and transports',
   ),
   // stores/ also implements the HTTP cluster interfaces (transports/http/server/sessions/cluster/
-  // cluster.ts) and the rate
-  // limit store interface (server/rateLimitStore.ts, its one file of server/): see src/redis.ts.
+  // cluster.ts) and the rate limit store interface (server/policy/rateLimitStore.ts, its one file
+  // of server/): see src/redis.ts.
   ...layer(
     'stores',
     ['protocol', 'server', 'client', 'oauthClient', 'cli', 'otel', 'testing'],
     'stores import only jsonrpc, the tasks interface, the rate limit store interface and the transports they implement',
     [],
-    ['server/rateLimitStore.js'],
+    ['server/policy/rateLimitStore.js'],
   ),
   // toolwire/otel: @opentelemetry/api, the jsonrpc errors and guards, and only the TYPES of the
   // server and the client (a value import would pull their code into the otel bundle).

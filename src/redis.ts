@@ -7,8 +7,8 @@
  * `SessionDirectory`/`ClusterBus`/`SharedEventStore` and the server's `RateLimitStore`, so
  * `stores/` imports them (STYLE.md lets it import only the task store's; the others are
  * interfaces of the same kind, kept beside the code that uses them:
- * `transports/http/server/sessions/cluster/cluster.ts` and `server/rateLimitStore.ts`, the one
- * file of `server/` that `stores/` may import).
+ * `transports/http/server/sessions/cluster/cluster.ts` and `server/policy/rateLimitStore.ts`, the
+ * one file of `server/` that `stores/` may import).
  */
 export { createRedisScaleOut } from './stores/redisScaleOut.js';
 export type { InstanceLink, RedisScaleOut, RedisScaleOutOptions } from './stores/redisScaleOut.js';

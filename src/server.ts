@@ -5,7 +5,7 @@ export { JsonSchemaNotLoaded, preloadJsonSchemaSupport } from './protocol/ajvLoa
 export { McpServer } from './server/mcpServer.js';
 export type { ConnectOptions, ServerOptions, ToolVisibility } from './server/mcpServer.js';
 export { ServerSession } from './server/serverSession.js';
-export type { RegisteredTool, ToolUpdate } from './server/toolRegistry.js';
+export type { RegisteredTool, ToolUpdate } from './server/registry/toolRegistry.js';
 export type {
   StructuredReturn,
   ToolArgs,
@@ -13,31 +13,36 @@ export type {
   ToolHandler,
   ToolReturn,
   UnstructuredReturn,
-} from './server/toolDefinition.js';
+} from './server/registry/toolDefinition.js';
 export type {
   ClientRequestOptions,
   SessionInfo,
   ToolContext,
   ToolLogger,
 } from './server/toolContext.js';
-export type { InferInput, InferOutput, JsonSchemaInput, SchemaInput } from './server/toolSchema.js';
-export type { FromJsonSchema } from './server/inferJsonSchema.js';
-export { POLICY_STAGES } from './server/middleware.js';
+export type {
+  InferInput,
+  InferOutput,
+  JsonSchemaInput,
+  SchemaInput,
+} from './server/registry/toolSchema.js';
+export type { FromJsonSchema } from './server/registry/inferJsonSchema.js';
+export { POLICY_STAGES } from './server/middleware/middleware.js';
 export type {
   Middleware,
   MiddlewareNext,
   MiddlewarePlacement,
   MiddlewareRequest,
   PolicyStage,
-} from './server/middleware.js';
+} from './server/middleware/middleware.js';
 export type {
   IncomingRequestView,
   ServerInstrumentation,
   ServerSessionView,
   SessionObserver,
-} from './server/instrumentation.js';
-export { MemoryRateLimitStore } from './server/memoryRateLimitStore.js';
-export type { MemoryRateLimitStoreOptions } from './server/memoryRateLimitStore.js';
+} from './server/middleware/instrumentation.js';
+export { MemoryRateLimitStore } from './server/policy/memoryRateLimitStore.js';
+export type { MemoryRateLimitStoreOptions } from './server/policy/memoryRateLimitStore.js';
 export type {
   Admission,
   Admitted,
@@ -47,13 +52,13 @@ export type {
   RateLimitStore,
   Refused,
   SlotTake,
-} from './server/rateLimitStore.js';
+} from './server/policy/rateLimitStore.js';
 export type {
   ConcurrencyLimit,
   RateLimitOptions,
   ServerRateLimitOption,
-} from './server/rateLimitOptions.js';
-export type { RateLimitKind } from './server/rateLimitPolicy.js';
+} from './server/policy/rateLimitOptions.js';
+export type { RateLimitKind } from './server/policy/rateLimitPolicy.js';
 export type { TaskOptions } from './server/tasks/taskOptions.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';
@@ -80,8 +85,8 @@ export {
   ToolError,
 } from './server/results.js';
 export type { ContentOptions } from './server/results.js';
-export { DEFAULT_URI_SCHEMES } from './server/outputPolicy.js';
-export type { RefusedUriAction, SanitizeOptions } from './server/outputPolicy.js';
-export { COMMON_SECRET_PATTERNS } from './server/secretPatterns.js';
-export type { Redaction, RedactFunction, RedactionRule } from './server/redaction.js';
-export type { UriCheck } from './server/uriSchemes.js';
+export { DEFAULT_URI_SCHEMES } from './server/sanitize/outputPolicy.js';
+export type { RefusedUriAction, SanitizeOptions } from './server/sanitize/outputPolicy.js';
+export { COMMON_SECRET_PATTERNS } from './server/sanitize/secretPatterns.js';
+export type { Redaction, RedactFunction, RedactionRule } from './server/sanitize/redaction.js';
+export type { UriCheck } from './server/sanitize/uriSchemes.js';

@@ -6,7 +6,7 @@ import { otelHarness, REMOTE } from '../../test/support/otel.js';
 import { RpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { ToolError } from '../server/results.js';
-import type { MiddlewareRequest } from '../server/middleware.js';
+import type { MiddlewareRequest } from '../server/middleware/middleware.js';
 import { DURATION_BUCKETS } from './semconv.js';
 import { serverTelemetry } from './serverTelemetry.js';
 

@@ -8,8 +8,8 @@
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
 import { TOOLS_CALL } from '../jsonrpc/methods.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { ServerInstrumentation } from '../server/instrumentation.js';
-import type { Middleware, MiddlewareRequest } from '../server/middleware.js';
+import type { ServerInstrumentation } from '../server/middleware/instrumentation.js';
+import type { Middleware, MiddlewareRequest } from '../server/middleware/middleware.js';
 import { extraAttributes, Instruments, type TelemetryOptions } from './instruments.js';
 import { recordOutcome, resultOutcome, serverErrorOutcome, type Outcome } from './outcome.js';
 import { recordedJson } from './payload.js';

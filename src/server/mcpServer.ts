@@ -6,18 +6,22 @@ import { hasScopes } from '../jsonrpc/scopes.js';
 import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { PersistSessionState } from './sessionState.js';
+import type { PersistSessionState } from './fronts/sessionState.js';
 import { RawJson } from '../jsonrpc/rawJson.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from './registry/cursor.js';
 import { DeadlineSweep } from './call/deadlineSweep.js';
 import type { CallDependencies } from './call/callPlan.js';
-import type { ServerRateLimitOption } from './rateLimitOptions.js';
-import { RateLimitPolicy } from './rateLimitPolicy.js';
-import type { RateLimitStore } from './rateLimitStore.js';
-import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
-import type { ServerInstrumentation } from './instrumentation.js';
-import type { Middleware, MiddlewarePlacement } from './middleware.js';
-import { MiddlewareChain } from './middlewareChain.js';
+import type { ServerRateLimitOption } from './policy/rateLimitOptions.js';
+import { RateLimitPolicy } from './policy/rateLimitPolicy.js';
+import type { RateLimitStore } from './policy/rateLimitStore.js';
+import {
+  compileOutputPolicy,
+  type OutputPolicy,
+  type SanitizeOptions,
+} from './sanitize/outputPolicy.js';
+import type { ServerInstrumentation } from './middleware/instrumentation.js';
+import type { Middleware, MiddlewarePlacement } from './middleware/middleware.js';
+import { MiddlewareChain } from './middleware/middlewareChain.js';
 import type { TaskOptions } from './tasks/taskOptions.js';
 import { TaskRuntime } from './tasks/taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
@@ -36,9 +40,9 @@ import {
   type ToolConfig,
   type ToolEntry,
   type ToolHandler,
-} from './toolDefinition.js';
-import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
-import type { SchemaInput } from './toolSchema.js';
+} from './registry/toolDefinition.js';
+import { ToolRegistry, type RegisteredTool } from './registry/toolRegistry.js';
+import type { SchemaInput } from './registry/toolSchema.js';
 import type {
   Implementation,
   InitializeResult,

@@ -1,6 +1,8 @@
 /**
  * @module Helpers that build every content type a tool result can carry, and error results.
  * They only assemble objects; the server checks and converts them per revision when sending.
+ * At the top of server/ beside toolContext.ts: what a handler returns, as that file is what it
+ * receives (used by tool authors, the call pipeline and sanitising alike).
  */
 import type {
   Annotations,

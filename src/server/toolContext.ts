@@ -1,6 +1,8 @@
 /**
  * @module What a tool handler receives besides its arguments: cancellation, progress, logging,
  * requests to the client made on behalf of the call, the session and the caller's identity.
+ * At the top of server/ because every part of the server (fronts, dispatch, call, middleware,
+ * registry, tasks) speaks in these types.
  */
 import type { Cancellation } from '../jsonrpc/cancellation.js';
 import { RELATED_TASK, type Task } from '../tasks/eras/rev2025/taskWire.js';
@@ -30,8 +32,8 @@ import type {
   InputRequest,
   TaskBinding,
 } from './input/inputChannel.js';
-import type { OutputPolicy } from './outputPolicy.js';
-import { sanitizeText } from './sanitizeResult.js';
+import type { OutputPolicy } from './sanitize/outputPolicy.js';
+import { sanitizeText } from './sanitize/sanitizeResult.js';
 
 /** What a handler may know about the session it serves. */
 export interface SessionInfo {

@@ -10,7 +10,7 @@ import {
   type Admission,
   type AdmitRequest,
   type RateLimitStore,
-} from '../server/rateLimitStore.js';
+} from '../server/policy/rateLimitStore.js';
 import {
   closeConnection,
   openConnection,

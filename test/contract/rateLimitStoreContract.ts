@@ -5,14 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
-import { RateLimitPolicy, rateLimitedError } from '../../src/server/rateLimitPolicy.js';
+import { RateLimitPolicy, rateLimitedError } from '../../src/server/policy/rateLimitPolicy.js';
 import type {
   Admission,
   AdmitRequest,
   RateLimitRule,
   RateLimitStore,
   SlotTake,
-} from '../../src/server/rateLimitStore.js';
+} from '../../src/server/policy/rateLimitStore.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorCode, RpcError } from '../../src/jsonrpc/errors.js';
 import { createRedisScaleOut, RedisRateLimitStore } from '../../src/redis.js';
-import { RateLimitPolicy } from '../../src/server/rateLimitPolicy.js';
+import { RateLimitPolicy } from '../../src/server/policy/rateLimitPolicy.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { rateLimitStoreContract } from './rateLimitStoreContract.js';
 

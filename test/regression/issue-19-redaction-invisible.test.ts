@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { connect } from '../support/harness.js';
 import type { CallToolResult } from '../../src/protocol/types.js';
 import { COMMON_SECRET_PATTERNS, McpServer, type SanitizeOptions } from '../../src/server.js';
-import { compileOutputPolicy } from '../../src/server/outputPolicy.js';
-import { sanitizeCallResult } from '../../src/server/sanitizeResult.js';
+import { compileOutputPolicy } from '../../src/server/sanitize/outputPolicy.js';
+import { sanitizeCallResult } from '../../src/server/sanitize/sanitizeResult.js';
 
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
 const GITHUB = `ghp_${'a1B2'.repeat(9)}`;

@@ -6,14 +6,14 @@
  * - inline (no server-wide middleware): the stages run as plain calls, the `sanitize` stage fused
  *   into the handler's answer, so a synchronous tool costs no promise (inlineCall.ts);
  * - chained: the stages are steps of the middleware chain, whose step list is compiled once each
- *   time a middleware is added (middlewareChain.ts), and the handler's part passes its result out
- *   to the chain's `sanitize` step (chainedCall.ts).
+ *   time a middleware is added (middleware/middlewareChain.ts), and the handler's part passes its
+ *   result out to the chain's `sanitize` step (chainedCall.ts).
  *
  * The dispatcher picks one per request by whether the chain is empty.
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import type { MiddlewareChain } from '../middlewareChain.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import type { MiddlewareChain } from '../middleware/middlewareChain.js';
 import type { SessionPort } from '../toolContext.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
 import { callThroughChain } from './chainedCall.js';

@@ -8,12 +8,12 @@ import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionFeatures } from '../../protocol/versions.js';
 import type { DeadlineSweep } from './deadlineSweep.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import type { OutputPolicy } from '../outputPolicy.js';
-import type { RateLimitPolicy } from '../rateLimitPolicy.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import type { OutputPolicy } from '../sanitize/outputPolicy.js';
+import type { RateLimitPolicy } from '../policy/rateLimitPolicy.js';
 import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 
 /** What the pipeline needs from the server. */
 export interface CallDependencies {

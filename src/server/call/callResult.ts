@@ -12,8 +12,8 @@ import type { CallDependencies, CallPlan } from './callPlan.js';
 import { checkToolResult } from './resultCheck.js';
 import { sanitized, sanitizedFor } from './sanitizeStage.js';
 import { toolError, ToolError } from '../results.js';
-import type { ToolEntry } from '../toolDefinition.js';
-import type { ToolSchemaCheck } from '../toolSchema.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
+import type { ToolSchemaCheck } from '../registry/toolSchema.js';
 
 /** A handler's thrown error as a result; an RpcError stays a protocol error (rethrown). */
 export function thrownToResult(

@@ -14,11 +14,11 @@ import { middlewareResult, middlewareToolError } from './callResult.js';
 import { outputStage, stageRunsOutside } from './sanitizeStage.js';
 import { accessibleTool, admitCall } from './policyStages.js';
 import { asPromise, runTool, type SlotHolder } from './toolRun.js';
-import type { Admitted } from '../rateLimitStore.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import type { MiddlewareChain, PolicyStages } from '../middlewareChain.js';
+import type { Admitted } from '../policy/rateLimitStore.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import type { MiddlewareChain, PolicyStages } from '../middleware/middlewareChain.js';
 import type { SessionPort } from '../toolContext.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 
 /** A CreateTaskResult (a task-augmented call's answer) rather than a CallToolResult. */
 function isTaskCreated(value: JsonObject): boolean {

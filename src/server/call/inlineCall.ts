@@ -9,7 +9,7 @@ import type { CallDependencies, CallRequest } from './callPlan.js';
 import { throughSanitizeStage } from './sanitizeStage.js';
 import { accessibleTool, admitCall } from './policyStages.js';
 import { parseCallToolParams } from '../../protocol/params.js';
-import type { Admitted } from '../rateLimitStore.js';
+import type { Admitted } from '../policy/rateLimitStore.js';
 import type { SessionPort } from '../toolContext.js';
 import { asPromise, runTool, type CallOutcome, type SlotHolder, type ToolRun } from './toolRun.js';
 
@@ -43,7 +43,7 @@ function runAdmitted(run: Omit<ToolRun, 'slot'>, admission: Admitted): CallOutco
  * Runs one `tools/call` and returns the result as the session's revision allows it. Each step is
  * synchronous unless it has to wait: a tool whose schema and handler are synchronous is answered
  * without allocating a single promise. This is the path without server-wide middleware; the
- * stages run inline, in the chain's order (see middleware.ts).
+ * stages run inline, in the chain's order (see middleware/middleware.ts).
  */
 export function callTool(
   deps: CallDependencies,

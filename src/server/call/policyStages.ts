@@ -5,10 +5,10 @@
  */
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { CallDependencies, CallRequest } from './callPlan.js';
-import { rateLimitedError, type RateLimitVerdict } from '../rateLimitPolicy.js';
-import type { Admitted } from '../rateLimitStore.js';
+import { rateLimitedError, type RateLimitVerdict } from '../policy/rateLimitPolicy.js';
+import type { Admitted } from '../policy/rateLimitStore.js';
 import type { SessionPort } from '../toolContext.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 
 /** The `access` stage: the tool of that name this caller may call, else "unknown tool". */
 export function accessibleTool(

@@ -8,11 +8,11 @@
  */
 import { callToolResultForRevision } from '../../protocol/eras/rev2025/projection.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import { compileOutputPolicy, type OutputPolicy } from '../outputPolicy.js';
-import { oversizeOf } from '../resultSize.js';
+import { compileOutputPolicy, type OutputPolicy } from '../sanitize/outputPolicy.js';
+import { oversizeOf } from '../sanitize/resultSize.js';
 import { toolError } from '../results.js';
-import { sanitizeStage } from '../sanitizeResult.js';
-import type { ToolEntry } from '../toolDefinition.js';
+import { sanitizeStage } from '../sanitize/sanitizeResult.js';
+import type { ToolEntry } from '../registry/toolDefinition.js';
 import type { CallDependencies, CallPlan, StageExit } from './callPlan.js';
 
 /** The output policy of `entry`'s calls (its own `sanitize` over the server's), compiled once. */

@@ -21,14 +21,14 @@ import {
   thrownToResult,
 } from './callResult.js';
 import { outputPolicyOf, stageRunsOutside, throughSanitizeStage } from './sanitizeStage.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import { runSteps } from '../middlewareChain.js';
-import { PolicyRequest } from '../middlewareRequest.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import { runSteps } from '../middleware/middlewareChain.js';
+import { PolicyRequest } from '../middleware/middlewareRequest.js';
 import { PendingCall } from './pendingCall.js';
 import { toolError } from '../results.js';
 import { CallContext, type SessionPort, type TaskBinding } from '../toolContext.js';
-import { projectedDefinition, type ToolEntry } from '../toolDefinition.js';
-import type { ToolSchemaCheck } from '../toolSchema.js';
+import { projectedDefinition, type ToolEntry } from '../registry/toolDefinition.js';
+import type { ToolSchemaCheck } from '../registry/toolSchema.js';
 import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import { runsAsTask, startCallTask } from '../tasks/eras/rev2025/taskCall.js';
 

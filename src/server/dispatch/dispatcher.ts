@@ -9,8 +9,8 @@ import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
 import { RawJson } from '../../jsonrpc/rawJson.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import { methodNotFound } from '../../protocol/methods.js';
-import type { MiddlewareChain } from '../middlewareChain.js';
-import { PolicyRequest } from '../middlewareRequest.js';
+import type { MiddlewareChain } from '../middleware/middlewareChain.js';
+import { PolicyRequest } from '../middleware/middlewareRequest.js';
 import type { HandlerOutcome, HandlerTable } from './handlerTable.js';
 import type { RequestScope } from './requestScope.js';
 
@@ -36,8 +36,8 @@ export class Dispatcher<S extends RequestScope = RequestScope> {
   }
 
   /**
-   * A request through the middleware (see middleware.ts). Unknown methods go through too, so a
-   * middleware sees (and may limit) them before they are refused.
+   * A request through the middleware (see middleware/middleware.ts). Unknown methods go through
+   * too, so a middleware sees (and may limit) them before they are refused.
    */
   private throughChain(
     request: JsonRpcRequest,

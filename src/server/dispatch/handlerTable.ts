@@ -9,8 +9,8 @@ import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/eras/era.js';
 import type { RequestMethod } from '../../protocol/methods.js';
 import type { Tool } from '../../protocol/types.js';
-import type { MiddlewareRequest } from '../middleware.js';
-import type { MiddlewareChain } from '../middlewareChain.js';
+import type { MiddlewareRequest } from '../middleware/middleware.js';
+import type { MiddlewareChain } from '../middleware/middlewareChain.js';
 import type { RequestScope } from './requestScope.js';
 
 /** What a handler answers: a result now, later, or deferred (the connection's fast path). */

@@ -7,7 +7,7 @@ import type { RawJson } from '../../jsonrpc/rawJson.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { ListToolsResult, Tool } from '../../protocol/types.js';
 import type { CallDependencies } from '../call/callPlan.js';
-import type { MiddlewareChain } from '../middlewareChain.js';
+import type { MiddlewareChain } from '../middleware/middlewareChain.js';
 import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
 

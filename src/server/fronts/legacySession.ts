@@ -41,13 +41,13 @@ import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
 import type { InputChannel } from '../input/inputChannel.js';
-import { combinedObserver } from '../instrumentation.js';
+import { combinedObserver } from '../middleware/instrumentation.js';
 import {
   restoreState,
   snapshotOf,
   type PersistSessionState,
   type SessionState,
-} from '../sessionState.js';
+} from './sessionState.js';
 import type { SessionInfo } from '../toolContext.js';
 import type { LegacyFront } from './legacyFront.js';
 import { LegacyScope } from './legacyScope.js';

@@ -4,7 +4,7 @@ import type { InitializeResult } from '../../protocol/types.js';
 import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { Dispatcher } from '../dispatch/dispatcher.js';
 import type { ServerServices } from '../dispatch/serverServices.js';
-import type { ServerInstrumentation } from '../instrumentation.js';
+import type { ServerInstrumentation } from '../middleware/instrumentation.js';
 import type { SessionPort } from '../toolContext.js';
 import type { LegacyScope } from './legacyScope.js';
 

@@ -7,7 +7,7 @@
  * as for calls. Memory stays bounded: idle entries are dropped, then the oldest.
  */
 import type { RpcError } from '../../jsonrpc/errors.js';
-import { rateLimitError } from '../rateLimitPolicy.js';
+import { rateLimitError } from '../policy/rateLimitPolicy.js';
 
 /** How a poll is let through: at once (0), after `waitMs`, or refused. */
 export type PollDecision =

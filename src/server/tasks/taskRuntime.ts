@@ -16,7 +16,7 @@ import type { TaskOutcome, TaskRecord, TaskSettlement } from '../../tasks/taskRe
 import { isTerminal } from '../../tasks/taskStatus.js';
 import { TaskLimitError, type TaskStore, type TransitionResult } from '../../tasks/taskStore.js';
 import type { TaskBinding } from '../toolContext.js';
-import { MAX_TIMER_MS } from '../toolDefinition.js';
+import { MAX_TIMER_MS } from '../registry/toolDefinition.js';
 import { LookupGuard, PollGate } from './taskGuards.js';
 import { positiveSetting as positive, type TaskOptions } from './taskOptions.js';
 

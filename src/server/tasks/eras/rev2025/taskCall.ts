@@ -13,7 +13,7 @@ import { CallTool, type CallToolParams } from '../../../../protocol/methods.js';
 import { settlementOf } from '../../../../tasks/eras/rev2025/taskOutcome.js';
 import { createTaskResult, taskOf } from '../../../../tasks/eras/rev2025/taskWire.js';
 import type { SessionPort, TaskBinding } from '../../../toolContext.js';
-import type { ToolEntry } from '../../../toolDefinition.js';
+import type { ToolEntry } from '../../../registry/toolDefinition.js';
 import { ownerOf } from '../../taskOwner.js';
 import type { TaskRuntime } from '../../taskRuntime.js';
 

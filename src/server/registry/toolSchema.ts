@@ -4,11 +4,11 @@
  * list and a validator to run.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { isPlainObject } from '../jsonrpc/guards.js';
-import { compileJsonSchema, type SchemaIssue } from '../protocol/jsonSchema.js';
-import { withoutPrototypes } from '../protocol/jsonValues.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import { compileJsonSchema, type SchemaIssue } from '../../protocol/jsonSchema.js';
+import { withoutPrototypes } from '../../protocol/jsonValues.js';
 import { declaredNames, undeclaredKeyProblem } from './declaredKeys.js';
-import type { ObjectJsonSchema } from '../protocol/types.js';
+import type { ObjectJsonSchema } from '../../protocol/types.js';
 import type { FromJsonSchema } from './inferJsonSchema.js';
 
 /** A plain JSON Schema object for a tool's input or output (its root must describe an object). */

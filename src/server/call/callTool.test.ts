@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { connect } from '../../test/support/harness.js';
-import { sleep } from '../../test/support/scriptedTransport.js';
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.js';
-import { McpServer, ToolError, toolError } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { sleep } from '../../../test/support/scriptedTransport.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/versions.js';
+import { McpServer, ToolError, toolError } from '../../server.js';
 
 function calculator(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const errors: string[] = [];

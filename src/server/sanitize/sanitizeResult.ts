@@ -11,10 +11,10 @@
  * The result of a clean call is returned as the same object after one scan that allocates
  * nothing; otherwise a copy is made of what changed only, and the input is never modified.
  */
-import type { CallToolResult, ContentBlock, Icon, TextContent } from '../protocol/types.js';
+import type { CallToolResult, ContentBlock, Icon, TextContent } from '../../protocol/types.js';
 import type { OutputPolicy } from './outputPolicy.js';
 import { needsRedaction, redact } from './redaction.js';
-import { toolError } from './results.js';
+import { toolError } from '../results.js';
 import { BIDI, CONTROLS, hasUnsafe, stripText, TAGS } from './textControls.js';
 import { iconSrcProblem, uriProblem } from './uriSchemes.js';
 

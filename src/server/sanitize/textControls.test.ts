@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { terminalText } from '../cli/terminalText.js';
-import { invisibleCharacters } from '../client.js';
+import { terminalText } from '../../cli/terminalText.js';
+import { invisibleCharacters } from '../../client.js';
 import { BIDI, CONTROLS, hasUnsafe, stripText, TAGS, ZERO_WIDTH } from './textControls.js';
 
 const DEFAULT = CONTROLS | BIDI | TAGS;

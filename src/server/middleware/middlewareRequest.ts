@@ -2,11 +2,16 @@
  * @module The request object middleware see: plain fields set once, the abort signal created only
  * if a middleware reads it.
  */
-import type { Identity, MessageInfo, PeerAddress, TransportNetwork } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import type { Tool } from '../protocol/types.js';
+import type {
+  Identity,
+  MessageInfo,
+  PeerAddress,
+  TransportNetwork,
+} from '../../jsonrpc/transport.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import type { Tool } from '../../protocol/types.js';
 import type { MiddlewareRequest } from './middleware.js';
-import type { SessionInfo } from './toolContext.js';
+import type { SessionInfo } from '../toolContext.js';
 
 /** How a request arrived, as the session knows it. */
 export type NetworkTransport = MiddlewareRequest['networkTransport'];

@@ -6,7 +6,7 @@
  * `$ref`s within the document; a place it cannot follow (a remote `$ref`, `patternProperties`)
  * declares nothing, so such a key there is refused, as every undeclared one is.
  */
-import { isPlainObject } from '../jsonrpc/guards.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
 
 /** Keywords whose values are data, not schemas: their keys declare nothing. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);

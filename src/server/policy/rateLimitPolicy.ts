@@ -9,7 +9,7 @@
  * principal's (all tools), and the principal's for the tool (the tool's own `rateLimit`, else the
  * server's `perTool`). The concurrency cap holds a slot per running call of the principal.
  */
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { MemoryRateLimitStore } from './memoryRateLimitStore.js';
 import { checkRateLimitOption, type ServerRateLimitOption } from './rateLimitOptions.js';
 import {

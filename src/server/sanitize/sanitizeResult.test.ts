@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallToolResult, ContentBlock } from '../protocol/types.js';
-import { featuresOf } from '../protocol/versions.js';
-import type { CallPlan } from './call/callPlan.js';
-import { projected } from './call/callResult.js';
-import { throughSanitizeStage } from './call/sanitizeStage.js';
+import type { CallToolResult, ContentBlock } from '../../protocol/types.js';
+import { featuresOf } from '../../protocol/versions.js';
+import type { CallPlan } from '../call/callPlan.js';
+import { projected } from '../call/callResult.js';
+import { throughSanitizeStage } from '../call/sanitizeStage.js';
 import {
   compileOutputPolicy,
   DEFAULT_OUTPUT_POLICY,
   type SanitizeOptions,
 } from './outputPolicy.js';
-import { toolError } from './results.js';
+import { toolError } from '../results.js';
 import {
   describeFindings,
   sanitizeCallResult,

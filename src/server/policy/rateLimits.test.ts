@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../test/support/harness.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
-import { McpServer, MemoryRateLimitStore, type RateLimitStore } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { McpServer, MemoryRateLimitStore, type RateLimitStore } from '../../server.js';
 
 /** A server whose `slow` tool waits until the test lets it finish. */
 function gated(options: ConstructorParameters<typeof McpServer>[1] = {}) {

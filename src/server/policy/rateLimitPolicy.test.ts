@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { MemoryRateLimitStore } from './memoryRateLimitStore.js';
 import {
   RateLimitPolicy,

@@ -3,11 +3,11 @@
  * one HTTP session (behind a load balancer, state in Redis) restore it instead of repeating the
  * handshake. Snapshots come back from a shared store, so restoring checks them like any input.
  */
-import { isPlainObject } from '../jsonrpc/guards.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/types.js';
-import type { ProtocolVersion } from '../protocol/versions.js';
-import type { SessionInfo } from './toolContext.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types.js';
+import type { ProtocolVersion } from '../../protocol/versions.js';
+import type { SessionInfo } from '../toolContext.js';
 
 /** A session's negotiated state. */
 export interface SessionState {

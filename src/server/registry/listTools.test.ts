@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../test/support/harness.js';
-import { ScriptedTransport, sleep } from '../../test/support/scriptedTransport.js';
-import { McpClient } from '../client.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
-import { McpServer, type RegisteredTool } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { ScriptedTransport, sleep } from '../../../test/support/scriptedTransport.js';
+import { McpClient } from '../../client.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { McpServer, type RegisteredTool } from '../../server.js';
 
 function withTools(
   count: number,

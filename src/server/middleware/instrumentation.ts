@@ -5,11 +5,11 @@
  * `serverTelemetry()` of `toolwire/otel` does) and `server.use()` installs them. Without any,
  * a session builds nothing of it and its connection runs no hook.
  */
-import type { SessionObserver } from '../jsonrpc/interceptors.js';
-import type { TransportNetwork } from '../jsonrpc/transport.js';
-import type { ProtocolVersion } from '../protocol/versions.js';
+import type { SessionObserver } from '../../jsonrpc/interceptors.js';
+import type { TransportNetwork } from '../../jsonrpc/transport.js';
+import type { ProtocolVersion } from '../../protocol/versions.js';
 
-export type { IncomingRequestView, SessionObserver } from '../jsonrpc/interceptors.js';
+export type { IncomingRequestView, SessionObserver } from '../../jsonrpc/interceptors.js';
 
 /** What instrumentation knows of a server session; read when needed, it stays current. */
 export interface ServerSessionView {

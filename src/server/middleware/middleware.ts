@@ -13,11 +13,11 @@
  * handler, so what it returns is sanitised too. With no middleware registered the server runs the
  * same stages inline, without building a chain or a promise per request.
  */
-import type { Identity, PeerAddress, TransportNetwork } from '../jsonrpc/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import type { Tool } from '../protocol/types.js';
+import type { Identity, PeerAddress, TransportNetwork } from '../../jsonrpc/transport.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import type { Tool } from '../../protocol/types.js';
 import type { ServerInstrumentation } from './instrumentation.js';
-import type { SessionInfo } from './toolContext.js';
+import type { SessionInfo } from '../toolContext.js';
 
 /** What a middleware sees of one request. */
 export interface MiddlewareRequest {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { connect } from '../../test/support/harness.js';
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import { McpServer, ToolError, type Middleware, type MiddlewareRequest } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { McpServer, ToolError, type Middleware, type MiddlewareRequest } from '../../server.js';
 
 function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const errors: string[] = [];

@@ -3,8 +3,8 @@
  * the built-in stages (see middleware.ts), compiled into one flat list whenever one is added, and
  * run per request by index (no array or closure per step beyond each `next`).
  */
-import { Deferred } from '../jsonrpc/deferred.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { Deferred } from '../../jsonrpc/deferred.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import {
   POLICY_STAGES,
   type Middleware,

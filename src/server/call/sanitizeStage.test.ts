@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { connect } from '../../test/support/harness.js';
-import { COMMON_SECRET_PATTERNS, McpServer, ToolError } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { COMMON_SECRET_PATTERNS, McpServer, ToolError } from '../../server.js';
 
 const ESC = '\u001b';
 

@@ -3,10 +3,10 @@
  * in tools/list and gets "unknown tool" for a call, exactly like a tool the visibility hook hides.
  */
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../test/support/harness.js';
-import { RpcError } from '../jsonrpc/errors.js';
-import type { Identity } from '../jsonrpc/transport.js';
-import { McpServer } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { RpcError } from '../../jsonrpc/errors.js';
+import type { Identity } from '../../jsonrpc/transport.js';
+import { McpServer } from '../../server.js';
 
 function scopedServer(options: ConstructorParameters<typeof McpServer>[1] = {}): McpServer {
   const server = new McpServer({ name: 'scoped', version: '1' }, options);

@@ -3,17 +3,17 @@
 // (initialize, notifications both ways, the server's requests to the client, the session's end);
 // several compose, the first used outermost. Without one, a session's connection has no hook.
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../test/support/harness.js';
-import type { ConnectionOptions } from '../jsonrpc/connection.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { connect } from '../../../test/support/harness.js';
+import type { ConnectionOptions } from '../../jsonrpc/connection.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import type {
   ServerInstrumentation,
   ServerSessionView,
   SessionObserver,
 } from './instrumentation.js';
-import { McpServer } from './mcpServer.js';
+import { McpServer } from '../mcpServer.js';
 import type { Middleware } from './middleware.js';
-import type { ServerSession } from './serverSession.js';
+import type { ServerSession } from '../serverSession.js';
 
 /** An instrumentation writing what it sees to `log`, each line prefixed with `name`. */
 function recorder(name: string, log: string[], views: ServerSessionView[] = []) {

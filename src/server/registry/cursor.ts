@@ -4,7 +4,7 @@
  * higher ones, so walking the pages while tools come and go never repeats or skips a tool that
  * existed throughout.
  */
-import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 
 const PREFIX = 'tw1.';
 

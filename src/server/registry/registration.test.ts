@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
-import { connect } from '../../test/support/harness.js';
-import { McpServer } from '../server.js';
+import { connect } from '../../../test/support/harness.js';
+import { McpServer } from '../../server.js';
 
 const server = () => new McpServer({ name: 'reg', version: '1' });
 

@@ -2,9 +2,9 @@
  * @module How a tool is declared (config, handler and their inferred types) and how a declaration
  * is checked and compiled once into the entry the registry keeps.
  */
-import { isPlainObject } from '../jsonrpc/guards.js';
-import { scopeListProblem } from '../jsonrpc/scopes.js';
-import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../protocol/naming.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import { scopeListProblem } from '../../jsonrpc/scopes.js';
+import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../../protocol/naming.js';
 import type {
   ContentBlock,
   Icon,
@@ -12,13 +12,17 @@ import type {
   Tool,
   ToolAnnotations,
   ToolExecution,
-} from '../protocol/types.js';
-import type { RevisionProfile } from '../protocol/eras/era.js';
-import type { Revision } from '../protocol/versions.js';
-import type { Middleware } from './middleware.js';
-import { compileOutputPolicy, type OutputPolicy, type SanitizeOptions } from './outputPolicy.js';
-import { rateLimitRuleProblem, type RateLimitRule } from './rateLimitStore.js';
-import type { ToolContext } from './toolContext.js';
+} from '../../protocol/types.js';
+import type { RevisionProfile } from '../../protocol/eras/era.js';
+import type { Revision } from '../../protocol/versions.js';
+import type { Middleware } from '../middleware/middleware.js';
+import {
+  compileOutputPolicy,
+  type OutputPolicy,
+  type SanitizeOptions,
+} from '../sanitize/outputPolicy.js';
+import { rateLimitRuleProblem, type RateLimitRule } from '../policy/rateLimitStore.js';
+import type { ToolContext } from '../toolContext.js';
 import {
   compileToolSchema,
   type InferInput,
