@@ -1,7 +1,7 @@
 /**
  * @module A `tools/call` through the server-wide middleware: the built-in stages as steps of the
  * chain (`access` finds the tool this caller may call, `rateLimit` counts the call, `sanitize`
- * runs the output stage on what comes back) around the rest of the pipeline (callTool.ts
+ * runs the output stage on what comes back) around the rest of the pipeline (toolRun.ts
  * `runTool`). What leaves the chain is checked once more, unless it is the very result a stage
  * already checked, so no middleware can send a result a client cannot parse.
  */

@@ -1,5 +1,5 @@
 /**
- * @module Output sanitising: a handler's return value is checked block by block before anything
+ * @module Output checking: a handler's return value is checked block by block before anything
  * is sent, so a buggy tool yields a clear error result instead of a message the client cannot
  * parse. No schema library runs here.
  */
