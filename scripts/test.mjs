@@ -95,13 +95,15 @@ async function main() {
   const started = Date.now();
   const startCheck = ([label, file, args]) =>
     run(label, file, args, { collect: true, niceness: CHECK_NICENESS });
-  installIfStale();
-  const checks = CHECKS.filter(([, , , needsBuild]) => !needsBuild).map(startCheck);
-  // The conformance suite (and its Node 22) is installed by the first test file that needs it;
-  // two of them run at once, and two npm installs into one folder break each other.
+  // The conformance suite (and its Node 22) is installed here, not by the first test file that
+  // needs it: two of them run at once, and two npm installs into one folder break each other. It
+  // goes into its own folder (.cache/conformance), so it runs beside `npm ci` (npm's cache takes
+  // concurrent use), in its shadow on a fresh clone.
   const conformance = run('conformance suite install', process.execPath, CONFORMANCE_INSTALL, {
     collect: true,
   });
+  installIfStale();
+  const checks = CHECKS.filter(([, , , needsBuild]) => !needsBuild).map(startCheck);
   buildChanged();
   // Installed once up front: test files run in parallel and apt-get takes a lock.
   console.error(`[test] redis-server: ${ensureRedisServer()}`);
