@@ -66,20 +66,21 @@ export const BROWSER: readonly string[] = [
 ];
 
 /**
- * The longest files, in seconds (measured on the 2-core machine under load, issue 21): on a fresh
+ * The longest files, in seconds (a fresh-clone run on the quiet 2-core machine, issue 21): on a fresh
  * clone, with no timings cached yet, they start first, so that the run does not end waiting on one
  * of them. After a run, vitest's cache of its durations takes over.
  */
 export const KNOWN_LONG: Readonly<Record<string, number>> = {
-  'test/integration/pack.test.ts': 340,
-  'test/integration/conformanceAuth.test.ts': 210,
-  'test/regression/issue-8-build-once.test.ts': 120,
-  'test/integration/conformance.test.ts': 110,
-  'test/regression/issue-20-quick-start.test.ts': 105,
-  'test/integration/oauthLogin.test.ts': 90,
-  'test/integration/cliConfirm.test.ts': 60,
-  'test/integration/cli.test.ts': 45,
-  'test/integration/consoleBrowser.test.ts': 40,
+  'test/integration/pack.test.ts': 145,
+  'test/regression/issue-20-quick-start.test.ts': 52,
+  'test/regression/issue-8-build-once.test.ts': 44,
+  'test/integration/cli.test.ts': 35,
+  'test/integration/consoleBrowser.test.ts': 35,
+  'test/integration/conformanceAuth.test.ts': 29,
+  'test/integration/oauthLogin.test.ts': 28,
+  'test/integration/bench.test.ts': 22,
+  'test/integration/cliConfirm.test.ts': 21,
+  'test/integration/conformance.test.ts': 20,
 };
 
 /** Every project, in no particular order (the sequencer orders the files). */
