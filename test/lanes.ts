@@ -66,9 +66,9 @@ export const BROWSER: readonly string[] = [
 ];
 
 /**
- * The longest files, in seconds (a fresh-clone run on the quiet 2-core machine, issue 21): on a fresh
- * clone, with no timings cached yet, they start first, so that the run does not end waiting on one
- * of them. After a run, vitest's cache of its durations takes over.
+ * The longest files, in seconds (a fresh-clone run on the quiet 2-core machine, issue 21): on a
+ * fresh clone, with no timings cached yet, they start first, so that the run does not end waiting
+ * on one of them. After a run, vitest's cache of its durations takes over.
  */
 export const KNOWN_LONG: Readonly<Record<string, number>> = {
   'test/integration/pack.test.ts': 145,
