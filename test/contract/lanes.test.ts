@@ -40,13 +40,27 @@ const FORBIDDEN_FILES = [
   'test/support/roundRobinProxy.ts',
 ];
 
+/** Folders that hold no test file of the repository (the ignored ones of .gitignore, and .git). */
+const IGNORED_FOLDERS = [
+  '.git',
+  'node_modules',
+  'dist',
+  'build',
+  'coverage',
+  '.bench-out',
+  '.cache',
+  'test-output',
+];
+
 /** Every test file of the repository, relative to the root. */
 function testFiles(folder = ''): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
     const path = folder ? `${folder}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      if (!['node_modules', 'dist', 'build', '.git', '.cache'].includes(entry.name)) {
+      // Not the repository's: what .gitignore leaves out (a `--compare` bench run extracts whole
+      // checkouts, with their test files, into .bench-out/), and git's own folder.
+      if (!IGNORED_FOLDERS.includes(entry.name)) {
         found.push(...testFiles(path));
       }
     } else if (entry.name.endsWith('.test.ts')) found.push(path);
