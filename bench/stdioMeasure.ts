@@ -22,7 +22,7 @@ export interface StdioCounts {
 /** The counts of a full run, or of a `--quick` smoke run. */
 export function stdioCounts(quick: boolean): StdioCounts {
   return quick
-    ? { sequential: 300, inFlight: 64, pipelined: 4000, flood: 4000, lists: 10, coldStarts: 2 }
+    ? { sequential: 100, inFlight: 64, pipelined: 1000, flood: 1000, lists: 3, coldStarts: 1 }
     : {
         sequential: 2000,
         inFlight: 64,

@@ -1,8 +1,10 @@
 // Makes a checkout runnable: installs dependencies when they are missing or stale (npm ci, from
 // the committed lock file), then builds what changed: the library (src -> dist) and the examples,
 // test fixtures and benchmarks (-> build). A build is skipped when a fingerprint of its inputs and
-// of its outputs (path, size and mtime of every file) matches the one recorded after the last
-// build, so `npm start` and `npm test` on an unchanged tree start at once. Each build starts from
+// of its outputs (the path and content of every file) matches the one recorded after the last
+// build, so `npm start` and `npm test` on an unchanged tree start at once. Content, not mtimes:
+// switching branches and back, or copying a built tree, rebuilds nothing (hashing the ~10 MB
+// read takes tens of milliseconds). Each build starts from
 // an empty output folder, so a deleted source leaves nothing behind (tsc would rebuild every file
 // anyway: it is not incremental here).
 //
@@ -44,15 +46,14 @@ export const TARGETS = {
   },
 };
 
-/** Every file below `path` (a file or a folder, relative to the root), with size and mtime. */
+/** Every file below `path` (a file or a folder, relative to the root), with its content's hash. */
 function listFiles(path, ignore, into = []) {
   const full = `${root}${path}`;
   if (!existsSync(full)) return into;
-  const stat = statSync(full);
-  if (stat.isDirectory()) {
+  if (statSync(full).isDirectory()) {
     for (const name of readdirSync(full).sort()) listFiles(`${path}/${name}`, ignore, into);
   } else if (!ignore(path)) {
-    into.push(`${path}\t${stat.size}\t${stat.mtimeMs}`);
+    into.push(`${path}\t${createHash('sha256').update(readFileSync(full)).digest('hex')}`);
   }
   return into;
 }
