@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
+import { closeContexts, sharedBrowser } from '../support/browser.js';
 import { CLI_SERVER, serveHttp, startConsole } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 
@@ -31,7 +31,7 @@ const consoleOf = (args: string[]) => startConsole(args, { XDG_CONFIG_HOME: conf
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   httpServer = await serveHttp(CLI_SERVER);
   const notes = `${ROOT}build/test/fixtures/notesServer.js`;
   ({ child: consoleProcess, link } = await consoleOf([
@@ -48,7 +48,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   for (const child of [consoleProcess, hostileProcess, httpServer?.child]) child?.kill('SIGINT');
 });
 

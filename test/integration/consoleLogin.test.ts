@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type TestAuthServer } from '../support/authServer.js';
-import { launchBrowser } from '../support/browser.js';
+import { closeContexts, sharedBrowser } from '../support/browser.js';
 import { CLI_SERVER, startConsole, startToolwire, until } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 import { freePort } from '../support/redis.js';
@@ -42,12 +42,12 @@ beforeAll(async () => {
     'serve to listen',
   );
   if (server.exitCode !== null) throw new Error(`serve exited: ${server.output().stderr}`);
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   consoleRun = await startConsole(['--allow-loopback-http', resource], { XDG_CONFIG_HOME: home });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   for (const child of [consoleRun?.child, server]) child?.kill('SIGINT');
   await auth?.close();
   rmSync(home, { recursive: true, force: true });

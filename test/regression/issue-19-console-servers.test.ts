@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { closeContexts, sharedBrowser } from '../support/browser.js';
 import { startConsole } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 import { runOnTerminal } from '../support/terminal.js';
@@ -28,10 +28,10 @@ const offer = (tools: unknown[]) =>
   writeFileSync(toolsFile, JSON.stringify({ serverName: 'github', tools }));
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   for (const c of consoles) c.child.kill('SIGINT');
   rmSync(home, { recursive: true, force: true });
 });

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { closeContexts, sharedBrowser } from '../support/browser.js';
 import { consoleSignIn, startConsole } from '../support/cliRun.js';
 import { consoleEvents } from '../support/consoleEvents.js';
 import { ROOT } from '../support/paths.js';
@@ -72,7 +72,7 @@ const attackerPage = (target: string) => `<!doctype html><title>cute cats</title
 </script>`;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   run = await startConsole(
     ['--no-history', '--', process.execPath, `${ROOT}build/test/fixtures/notesServer.js`],
     { XDG_CONFIG_HOME: home },
@@ -87,7 +87,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   run?.child.kill('SIGINT');
   foreign?.close();
   rmSync(home, { recursive: true, force: true });

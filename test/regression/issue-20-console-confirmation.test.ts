@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { closeContexts, sharedBrowser } from '../support/browser.js';
 import { CLI_SERVER, serveHttp, startConsole } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 
@@ -27,7 +27,7 @@ let http: Awaited<ReturnType<typeof serveHttp>>;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   http = await serveHttp(CLI_SERVER);
   run = await startConsole(
     ['--no-history', http.url, '--', process.execPath, `${ROOT}build/test/fixtures/notesServer.js`],
@@ -35,7 +35,7 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   run?.child.kill('SIGINT');
   http?.child.kill('SIGTERM');
   rmSync(home, { recursive: true, force: true });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { closeContexts, sharedBrowser } from '../support/browser.js';
 import { serveHttp, startConsole } from '../support/cliRun.js';
 import { EVERYTHING, ROOT } from '../support/paths.js';
 
@@ -26,13 +26,13 @@ let consoleRun: Awaited<ReturnType<typeof startConsole>>;
 
 beforeAll(async () => {
   mkdirSync(`${ROOT}test-output/console`, { recursive: true });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   served = await serveHttp(EVERYTHING);
   consoleRun = await startConsole([served.url], { XDG_CONFIG_HOME: configHome });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   consoleRun?.child.kill('SIGINT');
   served?.child.kill('SIGINT');
   rmSync(configHome, { recursive: true, force: true });
