@@ -1,6 +1,6 @@
 /**
  * The quick lane stays quick: every test file belongs to exactly one vitest project of
- * test/lanes.ts, the lists of out-of-process and browser files name files that exist, and no
+ * test/lanes.ts, the lists of out-of-process and long files name files that exist, and no
  * file of the in-process projects imports what starts a process, opens a socket, talks to Redis,
  * drives a browser or needs the build. (What imports cannot show, a helper that spawns, is caught
  * when it happens, by test/support/inProcessOnly.ts.)
@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BROWSER, KNOWN_LONG, LANES, OUT_OF_PROCESS, QUICK_PROJECTS, type Lane } from '../lanes.js';
+import { KNOWN_LONG, LANES, OUT_OF_PROCESS, QUICK_PROJECTS, type Lane } from '../lanes.js';
 import { ROOT } from '../support/paths.js';
 
 /** Bare modules an in-process test may not import. */
@@ -128,8 +128,8 @@ describe('test lanes', () => {
     ).toEqual([]);
   });
 
-  it('the out-of-process, browser and known-long lists name existing test files, once', () => {
-    for (const list of [OUT_OF_PROCESS, BROWSER, Object.keys(KNOWN_LONG)]) {
+  it('the out-of-process and known-long lists name existing test files, once', () => {
+    for (const list of [OUT_OF_PROCESS, Object.keys(KNOWN_LONG)]) {
       expect(list.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
       expect(new Set(list).size).toBe(list.length);
     }
