@@ -4,9 +4,8 @@
 // of its outputs (the path and content of every file) matches the one recorded after the last
 // build, so `npm start` and `npm test` on an unchanged tree start at once. Content, not mtimes:
 // switching branches and back, or copying a built tree, rebuilds nothing (hashing the ~10 MB
-// read takes tens of milliseconds). Each build starts from
-// an empty output folder, so a deleted source leaves nothing behind (tsc would rebuild every file
-// anyway: it is not incremental here).
+// read takes tens of milliseconds). Each build starts from an empty output folder, so a deleted
+// source leaves nothing behind (tsc would rebuild every file anyway: it is not incremental here).
 //
 //   node scripts/prepare.mjs          install if needed, build what changed (npm start, npm test)
 //   node scripts/prepare.mjs build    build everything now (npm run build)

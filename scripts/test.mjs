@@ -10,8 +10,9 @@
 // tests leave idle, mostly once the long files are done and the tests alone no longer fill both
 // cores, and a test that needs the CPU is hardly slowed (nice 5 finished the checks early, then
 // left a quarter of the CPU idle for the last two minutes: 376 s against 334 s on a fresh clone).
-// Vitest writes to the terminal as it goes; each check's output is kept together and printed once it ends (a failed check's in full,
-// a passed one's as one line), so nothing interleaves line by line.
+// Vitest writes to the terminal as it goes; each check's output is kept together and printed once
+// it ends (a failed check's in full, a passed one's as one line), so nothing interleaves line by
+// line.
 //
 //   npm test                    everything
 //   npm test -- <vitest args>   everything, with these arguments for vitest (e.g. a file filter)

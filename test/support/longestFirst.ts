@@ -38,10 +38,13 @@ export default class LongestFirst extends BaseSequencer {
     const longestFirst = (a: TestSpecification, b: TestSpecification) =>
       (lengths.get(b) ?? 0) - (lengths.get(a) ?? 0);
 
-    const long = files.filter((spec) => (lengths.get(spec) ?? 0) >= LONG_MS).sort(longestFirst);
+    const long: TestSpecification[] = [];
     const byProject = new Map<string, TestSpecification[]>();
     for (const spec of files) {
-      if ((lengths.get(spec) ?? 0) >= LONG_MS) continue;
+      if ((lengths.get(spec) ?? 0) >= LONG_MS) {
+        long.push(spec);
+        continue;
+      }
       const group = byProject.get(spec.project.name) ?? [];
       group.push(spec);
       byProject.set(spec.project.name, group);
@@ -54,6 +57,6 @@ export default class LongestFirst extends BaseSequencer {
           Number(QUICK.has(nameA)) - Number(QUICK.has(nameB)) || total(b) - total(a),
       )
       .map(([, group]) => group.sort(longestFirst));
-    return [...long, ...groups.flat()];
+    return [...long.sort(longestFirst), ...groups.flat()];
   }
 }

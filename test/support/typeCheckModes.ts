@@ -36,13 +36,13 @@ export function typeCheckModes(
     const host = ts.createCompilerHost(options);
     host.getCurrentDirectory = () => cwd;
     const read = host.getSourceFile.bind(host);
-    const nodeModules =
+    const nodeModuleKind =
       options.module !== undefined &&
       options.module >= ts.ModuleKind.Node16 &&
       options.module <= ts.ModuleKind.NodeNext;
     host.getSourceFile = (fileName, language, onError, shouldCreate) => {
       const how = typeof language === 'object' ? language : { languageVersion: language };
-      const key = [fileName, how.languageVersion, how.impliedNodeFormat, nodeModules].join('\0');
+      const key = [fileName, how.languageVersion, how.impliedNodeFormat, nodeModuleKind].join('\0');
       let file = parsed.get(key);
       if (!file) {
         file = read(fileName, language, onError, shouldCreate);
