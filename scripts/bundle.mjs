@@ -27,8 +27,9 @@ export const ENTRY_POINTS = [
 ];
 
 /**
- * Modules that find files relative to their own URL (`new URL('./watchHooks.js', import.meta.url)`,
- * `../../package.json`): they must land in dist/cli/, never in a shared chunk elsewhere.
+ * Modules that find files relative to their own URL (`../cli/watchHooks.js`, `../console/app.js`,
+ * `../../package.json`): they must land one folder below dist/, in dist/cli/ (an entry point) or
+ * dist/chunks/ (a chunk: the CLI loads each command's code when it runs), never deeper or higher.
  */
 const LOCATED_IN_CLI = ['src/cli/watch.ts', 'src/cli/version.ts', 'src/cli/consoleCommand.ts'];
 
@@ -91,10 +92,10 @@ function checkLocations(metafile) {
     const outputs = Object.entries(metafile.outputs)
       .filter(([, output]) => input in output.inputs)
       .map(([path]) => path);
-    const misplaced = outputs.filter((path) => !path.startsWith('dist/cli/'));
+    const misplaced = outputs.filter((path) => !/^dist\/(cli|chunks)\/[^/]+$/.test(path));
     if (outputs.length === 0 || misplaced.length > 0) {
       throw new Error(
-        `${input} finds files relative to itself and must be bundled into dist/cli/, ` +
+        `${input} finds files relative to itself and must be bundled into dist/cli/ or dist/chunks/, ` +
           `but it is in ${outputs.join(', ') || 'no output'}`,
       );
     }

@@ -14,9 +14,9 @@ import {
   CredentialsFileError,
   defaultCredentialsPath,
   readCredentialsText,
-  withCredentialsLock,
   writeCredentialsText,
-} from '../node.js';
+} from '../oauthClient/credentialsFile.js';
+import { withCredentialsLock } from '../oauthClient/credentialsLock.js';
 
 /** The file's contents. */
 export interface ApprovalsDocument {

@@ -3,7 +3,7 @@
  * every mistake is unit-tested. Uses Node's built-in `util.parseArgs`; its errors are reworded
  * (argValues.ts) and the help texts live in usage.ts.
  */
-import { isLoopbackHost } from '../node.js';
+import { isLoopbackHost } from '../transports/http/shared/loopback.js';
 import {
   argPairs,
   headersOf,
@@ -15,9 +15,8 @@ import {
 import { AUTH_FLAGS, AUTH_OPTIONS, serveAuth, type ServeAuth } from './authArgs.js';
 import { suggestion } from './closest.js';
 import { parseLogin, parseLogout, type LoginCommand, type LogoutCommand } from './loginArgs.js';
-import { CONFIRM_MODES, type ConfirmMode } from './callConfirmation.js';
-import { parseApprovals, type ApprovalsCommand } from './approvalsCommand.js';
-import { parseConsole, type ConsoleCommand } from './consoleCommand.js';
+import { parseApprovals, type ApprovalsCommand } from './approvalsArgs.js';
+import { parseConsole, type ConsoleCommand } from './consoleArgs.js';
 import { HELP_TOPICS, type HelpTopic } from './usage.js';
 
 export { UsageError } from './argValues.js';
@@ -75,6 +74,12 @@ export interface ListCommand {
   /** `--max-message-bytes`: the client's message size limit (default: the transport's 4 MiB). */
   maxMessageBytes: number | undefined;
 }
+
+/** Which calls are confirmed. */
+export type ConfirmMode = 'always' | 'unless-read-only' | 'never';
+
+/** The modes, as `--confirm` takes them. */
+export const CONFIRM_MODES: readonly ConfirmMode[] = ['always', 'unless-read-only', 'never'];
 
 /** `toolwire call <tool> [--arg k=v ...] [--json '{...}'] <url> | -- <command> [args...]` */
 export interface CallCommand {

@@ -15,19 +15,14 @@ import type {
   ApprovalRequest,
   ApprovalStore,
 } from '../client.js';
-import { toolTextFindings } from '../client.js';
+import { toolTextFindings } from '../client/approval/toolText.js';
 import type { Tool } from '../index.js';
 import { definitionDiff } from './definitionDiff.js';
 import { CliFailure, EXIT } from './failure.js';
 import { renderTool } from './render.js';
 import { terminalJson, terminalLine } from './terminalText.js';
 import { takeTurn } from './terminalTurn.js';
-
-/** Which calls are confirmed. */
-export type ConfirmMode = 'always' | 'unless-read-only' | 'never';
-
-/** The modes, as `--confirm` takes them. */
-export const CONFIRM_MODES: readonly ConfirmMode[] = ['always', 'unless-read-only', 'never'];
+import type { ConfirmMode } from './args.js';
 
 /** The terminal the question is asked on. */
 export interface PromptIo {

@@ -5,10 +5,11 @@
  * failure.ts.
  */
 import type { Writable } from 'node:stream';
-import { McpClient, renamedFrom, toolTextFindings } from '../client.js';
-import { HttpClientTransport } from '../http.js';
-import type { CallToolResult, Tool } from '../index.js';
-import { StdioClientTransport } from '../stdio.js';
+import { renamedFrom } from '../client/approval/renames.js';
+import { toolTextFindings } from '../client/approval/toolText.js';
+import { McpClient } from '../client/mcpClient.js';
+import type { CallToolResult, Tool, Transport } from '../index.js';
+import { StdioClientTransport } from '../transports/stdio/clientTransport.js';
 import type { CallCommand, ListCommand, ServerTarget } from './args.js';
 import { ApprovalsFile } from './approvalsFile.js';
 import { openAuditLog } from './auditLog.js';
@@ -23,7 +24,7 @@ import { interruptOnSigint, type Interrupt, type SignalSource } from './interrup
 import { progressBar, type BarStream } from './progressBar.js';
 import { renderResult, renderTool } from './render.js';
 import { serverIdentity } from './serverIdentity.js';
-import { storedAuthorization, type StoredAuthorization } from './storedAuthorization.js';
+import type { StoredAuthorization } from './storedAuthorization.js';
 import { terminalJson, terminalLine } from './terminalText.js';
 import { TrackedTransport } from './trackedTransport.js';
 import { typedArguments } from './typedArguments.js';
@@ -51,19 +52,29 @@ interface Session {
   auth: StoredAuthorization | undefined;
 }
 
-function transportFor(
+/**
+ * The transport of the target, and for a URL the stored tokens' authorization. The HTTP client
+ * and the OAuth client are loaded only for a URL: a stdio target starts without them.
+ */
+async function transportFor(
   target: ServerTarget,
   maxMessageBytes: number | undefined,
-  auth: StoredAuthorization | undefined,
-) {
+): Promise<{ inner: Transport; auth?: StoredAuthorization }> {
   const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
-  if (target.kind === 'url')
-    return new HttpClientTransport(target.url, {
+  if (target.kind === 'url') {
+    const [{ HttpClientTransport }, { storedAuthorization }] = await Promise.all([
+      import('../transports/http/client/httpClient.js'),
+      import('./storedAuthorization.js'),
+    ]);
+    const auth = storedAuthorization(target);
+    const inner = new HttpClientTransport(target.url, {
       headers: target.headers,
       ...limit,
       ...(auth ? { auth } : {}),
     });
-  return new StdioClientTransport({
+    return auth ? { inner, auth } : { inner };
+  }
+  const inner = new StdioClientTransport({
     command: target.command,
     args: target.args,
     stderr: 'forward',
@@ -71,6 +82,7 @@ function transportFor(
     detached: true,
     ...limit,
   });
+  return { inner };
 }
 
 /**
@@ -88,8 +100,7 @@ async function withSession<T>(
   const auditPath = command.audit ?? config.audit;
   const audit = auditPath === undefined ? undefined : openAuditLog(auditPath, server);
   const interrupt = interruptOnSigint(io.signals);
-  const auth = command.target.kind === 'url' ? storedAuthorization(command.target) : undefined;
-  const inner = transportFor(command.target, command.maxMessageBytes, auth);
+  const { inner, auth } = await transportFor(command.target, command.maxMessageBytes);
   const stdio = inner instanceof StdioClientTransport ? inner : undefined;
   const transport = new TrackedTransport(inner);
   const approvals = new ApprovalsFile();

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { defaultCredentialsPath } from '../node.js';
+import { defaultCredentialsPath } from '../oauthClient/credentialsFile.js';
 import { UsageError } from './argValues.js';
 import { identityOf, serverIdentity } from './serverIdentity.js';
 

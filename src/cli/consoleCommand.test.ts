@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitReason, historyFileOf, parseConsole } from './consoleCommand.js';
+import { parseConsole } from './consoleArgs.js';
+import { exitReason, historyFileOf } from './consoleCommand.js';
 
 describe('toolwire console', () => {
   it('says how a stdio server ended, with the last error line it wrote', () => {

@@ -4,9 +4,10 @@
  * naming what failed (the URL and errno, the exit code or signal of a stdio server and the end of
  * its stderr, the limit that was hit) and the same facts as JSON fields.
  */
-import { LocalError, RpcError } from '../index.js';
-import { ConnectionError, OAuthError } from '../http.js';
-import { CredentialsFileError } from '../node.js';
+import { LocalError, RpcError } from '../jsonrpc/errors.js';
+import { OAuthError } from '../oauthClient/oauthError.js';
+import { ConnectionError } from '../transports/http/client/networkError.js';
+import { CredentialsFileError } from '../oauthClient/credentialsFile.js';
 import type { ExitStatus } from '../stdio.js';
 import { UsageError } from './argValues.js';
 import { terminalJson, terminalText } from './terminalText.js';

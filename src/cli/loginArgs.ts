@@ -4,7 +4,7 @@
  * or a Client ID Metadata Document URL; else dynamic registration), and the development switches.
  * Pure parsing (no I/O), like args.ts.
  */
-import { isLoopbackHost } from '../node.js';
+import { isLoopbackHost } from '../transports/http/shared/loopback.js';
 import { parseOwn, UsageError } from './argValues.js';
 
 /** How the CLI identifies itself to the authorization server. */

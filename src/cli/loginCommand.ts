@@ -5,8 +5,11 @@
  * browser when there is one). Ctrl-C abandons the login and exits 130.
  */
 import type { Writable } from 'node:stream';
-import { OAuthClient, type OAuthClientOptions } from '../http.js';
-import { browserOpener, FileOAuthStore, LoopbackRedirectReceiver } from '../node.js';
+import type { OAuthClientOptions } from '../http.js';
+import { OAuthClient } from '../oauthClient/oauthClient.js';
+import { browserOpener } from '../oauthClient/browserOpener.js';
+import { FileOAuthStore } from '../oauthClient/fileStore.js';
+import { LoopbackRedirectReceiver } from '../oauthClient/loopbackReceiver.js';
 import { UsageError } from './argValues.js';
 import { CliFailure, EXIT } from './failure.js';
 import { interruptOnSigint, type SignalSource } from './interrupt.js';

@@ -9,8 +9,10 @@
  * MCP server itself, and nothing at all with `--no-revoke`.
  */
 import type { Writable } from 'node:stream';
-import { OAuthClient, type Revocation } from '../http.js';
-import { FileOAuthStore, type StoredTokensEntry } from '../node.js';
+import type { Revocation } from '../http.js';
+import { OAuthClient } from '../oauthClient/oauthClient.js';
+import type { StoredTokensEntry } from '../node.js';
+import { FileOAuthStore } from '../oauthClient/fileStore.js';
 import { UsageError } from './argValues.js';
 import type { LogoutCommand } from './loginArgs.js';
 import { CliFailure, EXIT } from './failure.js';

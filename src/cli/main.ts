@@ -5,16 +5,12 @@
  * printed once, on stderr (and as JSON on stdout with `--json-output`).
  */
 import { parseCommand, wantsJsonOutput, type Command } from './args.js';
-import { callCommand, listCommand } from './clientCommands.js';
 import { describeFailure, printFailure } from './failure.js';
-import { approvalsCommand } from './approvalsCommand.js';
-import { consoleCommand } from './consoleCommand.js';
-import { loginCommand } from './loginCommand.js';
-import { logoutCommand } from './logoutCommand.js';
-import { serve } from './serve.js';
 import { commandHelp, USAGE } from './usage.js';
 import { packageVersion } from './version.js';
 
+// Each command's code is loaded when that command runs: `call` against a stdio server does not
+// load the console, the OAuth client or the server, and starts in about two thirds of the time.
 async function run(command: Command): Promise<number> {
   const io = { stdout: process.stdout, stderr: process.stderr };
   switch (command.kind) {
@@ -25,19 +21,22 @@ async function run(command: Command): Promise<number> {
       process.stdout.write(`toolwire ${packageVersion()}\n`);
       return 0;
     case 'serve':
-      return serve(command);
+      return (await import('./serve.js')).serve(command);
     case 'list':
-      return listCommand(command, io);
+      return (await import('./clientCommands.js')).listCommand(command, io);
     case 'call':
-      return callCommand(command, io);
+      return (await import('./clientCommands.js')).callCommand(command, io);
     case 'login':
-      return loginCommand(command, io);
+      return (await import('./loginCommand.js')).loginCommand(command, io);
     case 'logout':
-      return logoutCommand(command, io);
+      return (await import('./logoutCommand.js')).logoutCommand(command, io);
     case 'approvals':
-      return approvalsCommand(command, io);
+      return (await import('./approvalsCommand.js')).approvalsCommand(command, io);
     case 'console':
-      return consoleCommand(command, { ...io, stdin: process.stdin });
+      return (await import('./consoleCommand.js')).consoleCommand(command, {
+        ...io,
+        stdin: process.stdin,
+      });
   }
 }
 

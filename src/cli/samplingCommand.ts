@@ -9,7 +9,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { basename } from 'node:path';
-import { RpcError, type CreateMessageParams, type CreateMessageResult } from '../index.js';
+import type { CreateMessageParams, CreateMessageResult } from '../index.js';
+import { RpcError } from '../jsonrpc/errors.js';
 import type { PromptIo } from './callConfirmation.js';
 import type { SamplingConfig } from './config.js';
 import { terminalLine } from './terminalText.js';

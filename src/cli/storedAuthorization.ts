@@ -4,13 +4,10 @@
  * credentials file that cannot be used (readable by others, corrupt...) stops only a server that
  * asks for a token: one that asks for none works as it did before there were logins.
  */
-import {
-  OAuthClient,
-  resourceKeyOf,
-  type ChallengeContext,
-  type HttpAuthorization,
-} from '../http.js';
-import { CredentialsFileError, FileOAuthStore } from '../node.js';
+import type { ChallengeContext, HttpAuthorization } from '../http.js';
+import { OAuthClient, resourceKeyOf } from '../oauthClient/oauthClient.js';
+import { CredentialsFileError } from '../oauthClient/credentialsFile.js';
+import { FileOAuthStore } from '../oauthClient/fileStore.js';
 import type { ServerTarget } from './args.js';
 import { shellWords } from './failure.js';
 import { packageVersion } from './version.js';

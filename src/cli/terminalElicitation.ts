@@ -8,7 +8,7 @@
  * client has already refused any URL but https, or http on loopback).
  */
 import type { ElicitFormParams, ElicitParams, ElicitResult } from '../index.js';
-import { openInBrowser } from '../node.js';
+import { openInBrowser } from '../oauthClient/browserOpener.js';
 import { terminalLine } from './terminalText.js';
 import { takeTurn } from './terminalTurn.js';
 

@@ -5,7 +5,8 @@
  * spec's user-rejection error, so the person sees what the server wanted to ask a model. (A model
  * command named in config.json answers instead: samplingCommand.ts.)
  */
-import { RpcError, type CreateMessageParams, type CreateMessageResult } from '../index.js';
+import type { CreateMessageParams, CreateMessageResult } from '../index.js';
+import { RpcError } from '../jsonrpc/errors.js';
 import { terminalLine } from './terminalText.js';
 
 /** The spec's code for a sampling request the user rejected. */

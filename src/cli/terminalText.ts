@@ -15,7 +15,7 @@
  * nothing is hidden (issue 19: descriptions passed zero-width and tag characters through).
  */
 
-import { revealInvisible } from '../client.js';
+import { revealInvisible } from '../client/approval/toolText.js';
 
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const UNSAFE_IN_LINE = /[\x00-\x1f\x7f-\x9f]/g;

@@ -15,7 +15,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
-import { LineDecoder } from '../stdio.js';
+import { LineDecoder } from '../transports/stdio/lineDecoder.js';
 import type { ServeCommand } from './args.js';
 import { sayWaitingOnTerminal } from './stdoutGuard.js';
 import { StdioRelay } from './watchRelay.js';
@@ -47,7 +47,8 @@ export function reportLoadedFiles(): () => void {
     const { port1, port2 } = new MessageChannel();
     port1.on('message', (url) => report(String(url)));
     port1.unref();
-    module.register(new URL('./watchHooks.js', import.meta.url), {
+    // By way of ../cli/: this module may be bundled into dist/cli/ or a chunk in dist/chunks/.
+    module.register(new URL('../cli/watchHooks.js', import.meta.url), {
       data: { port: port2 },
       transferList: [port2],
     });

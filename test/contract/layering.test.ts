@@ -1,5 +1,8 @@
 // The layer rules of STYLE.md §1, checked by reading every import (so nobody can quietly turn the
-// ESLint zones off). Also checks that the entry files export names only (no `export *`).
+// ESLint zones off). Also checks that the entry files export names only (no `export *`), and that
+// the CLI uses only the public API: it imports each name from the module that defines it (a
+// barrel would make the bundle load the whole library for every command), but only names an entry
+// file exports.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +41,19 @@ const ALLOWED: Record<string, string[]> = {
   // the HTTP transports' shared helpers: it sits above them (they never import it).
   oauthClient: ['jsonrpc', 'transports', 'oauthClient'],
   stores: ['jsonrpc', 'tasks', 'transports', 'stores'],
-  cli: ['cli', 'entry'],
+  // The CLI: the public API only, each name from its own module (the test below checks the names).
+  cli: [
+    'cli',
+    'entry',
+    'jsonrpc',
+    'protocol',
+    'tasks',
+    'server',
+    'client',
+    'transports',
+    'oauthClient',
+    'stores',
+  ],
   // toolwire/otel: the jsonrpc errors and guards, and the types of the server and the client.
   otel: ['jsonrpc', 'protocol', 'server', 'client', 'otel'],
   // toolwire/testing: a user of the public API (the entry files), plus its own schemas.
@@ -110,18 +125,95 @@ describe('layering', () => {
   });
 
   it('entry files list named exports only', () => {
-    for (const entry of [
-      'index.ts',
-      'server.ts',
-      'client.ts',
-      'stdio.ts',
-      'http.ts',
-      'node.ts',
-      'redis.ts',
-      'otel.ts',
-      'testing.ts',
-    ]) {
+    for (const entry of ENTRY_FILES) {
       expect(readFileSync(join(SRC, entry), 'utf8')).not.toMatch(/export \*/);
     }
   });
+
+  it('the CLI imports only names an entry file exports from the same module', () => {
+    const exported = publicNames();
+    const found: string[] = [];
+    let checked = 0;
+    for (const file of files.filter((f) => layerOf(f) === 'cli')) {
+      for (const { names, spec } of namedImportsOf(file)) {
+        const path = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+        const target = layerOf(path);
+        if (target === 'cli' || target === 'entry') continue;
+        const module = relative(SRC, path);
+        for (const name of names) {
+          checked++;
+          if (!exported.get(module)?.has(name))
+            found.push(`${relative(SRC, file)}: ${name} of ${module}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(found).toEqual([]);
+  });
+
+  it('reads the names of an import, type-only ones and aliases included', () => {
+    expect(
+      parseNamedImports(
+        "import { a, type B, c as d } from '../x.js';\nimport type { E } from './y.js';",
+      ),
+    ).toEqual([
+      { names: ['a', 'B', 'c'], spec: '../x.js' },
+      { names: ['E'], spec: './y.js' },
+    ]);
+  });
 });
+
+const ENTRY_FILES = [
+  'index.ts',
+  'server.ts',
+  'client.ts',
+  'stdio.ts',
+  'http.ts',
+  'node.ts',
+  'redis.ts',
+  'otel.ts',
+  'testing.ts',
+];
+
+/** `import { a, type B, c as d } from '…'`: the names as the module exports them (a, B, c). */
+function parseNamedImports(text: string): { names: string[]; spec: string }[] {
+  return [...text.matchAll(/^\s*import\s+(?:type\s+)?\{([^}]*)\}\s*from\s+'([^']+)'/gm)].map(
+    (m) => ({
+      names: (m[1] ?? '')
+        .replace(/\/\/[^\n]*/g, '')
+        .split(',')
+        .map(
+          (part) =>
+            part
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)[0] ?? '',
+        )
+        .filter((name) => name !== ''),
+      spec: m[2] ?? '',
+    }),
+  );
+}
+
+const namedImportsOf = (file: string) => parseNamedImports(readFileSync(file, 'utf8'));
+
+/** For each module of src/, the names the entry files re-export from it (values and types). */
+function publicNames(): Map<string, Set<string>> {
+  const names = new Map<string, Set<string>>();
+  for (const entry of ENTRY_FILES) {
+    const text = readFileSync(join(SRC, entry), 'utf8');
+    for (const m of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s+'([^']+)'/gm)) {
+      const module = relative(SRC, resolve(SRC, m[2] ?? '')).replace(/\.js$/, '.ts');
+      const set = names.get(module) ?? new Set<string>();
+      for (const part of (m[1] ?? '').replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '').split(','))
+        set.add(
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0] ?? '',
+        );
+      names.set(module, set);
+    }
+  }
+  return names;
+}

@@ -14,14 +14,10 @@ import type {
   ApprovalStore,
   AuditEvent,
 } from '../../client.js';
-import { McpClient, ServerToolNames } from '../../client.js';
-import {
-  LocalError,
-  RpcError,
-  type CallToolResult,
-  type ElicitResult,
-  type LoggingMessageParams,
-} from '../../index.js';
+import { ServerToolNames } from '../../client/approval/serverToolNames.js';
+import { McpClient } from '../../client/mcpClient.js';
+import type { CallToolResult, ElicitResult, LoggingMessageParams } from '../../index.js';
+import { LocalError, RpcError } from '../../jsonrpc/errors.js';
 import type { SamplingConfig } from '../config.js';
 import { modelOf, replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';

@@ -10,7 +10,7 @@
 import { closeSync, mkdirSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AuditEvent } from '../../client.js';
-import { defaultCredentialsPath } from '../../node.js';
+import { defaultCredentialsPath } from '../../oauthClient/credentialsFile.js';
 import { UsageError } from '../argValues.js';
 import { openPrivateAppend } from '../privateFile.js';
 

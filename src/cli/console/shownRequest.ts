@@ -5,7 +5,8 @@
  * identity beside the name it gives itself, and what the person should know of the tool's text
  * (hidden characters, a name like another tool's on any server).
  */
-import { toolTextFindings, type ApprovalRequest } from '../../client.js';
+import type { ApprovalRequest } from '../../client.js';
+import { toolTextFindings } from '../../client/approval/toolText.js';
 import { definitionDiff } from '../definitionDiff.js';
 import { pageTool } from './pageTool.js';
 import type { ServerLink } from './serverLink.js';
