@@ -73,7 +73,6 @@ export const KNOWN_LONG: Readonly<Record<string, number>> = {
   'test/integration/cliConfirm.test.ts': 20,
   'test/regression/issue-19-console-servers.test.ts': 15,
   'test/integration/conformance.test.ts': 14,
-  'test/regression/issue-8-build-once.test.ts': 14,
   'test/integration/bench.test.ts': 14,
   'test/regression/issue-19-console-session.test.ts': 13,
   'test/regression/issue-19-approvals-bypass.test.ts': 12,
