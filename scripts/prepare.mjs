@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleConsole, bundleLibrary, transpileFolders } from './bundle.mjs';
+import { emitDeclarations } from './declarations.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -27,11 +28,18 @@ const SHARED_INPUTS = ['tsconfig.json', 'package.json', 'package-lock.json'];
 /** The two builds: what each reads (files or folders under the root) and where it writes. */
 export const TARGETS = {
   lib: {
-    inputs: ['src', 'tsconfig.build.json', 'scripts/bundle.mjs', ...SHARED_INPUTS],
+    inputs: [
+      'src',
+      'tsconfig.build.json',
+      'scripts/bundle.mjs',
+      'scripts/declarations.mjs',
+      ...SHARED_INPUTS,
+    ],
     // Unit tests beside the code are not compiled (tsconfig.build.json excludes them).
     ignore: (path) => path.endsWith('.test.ts'),
     output: 'dist',
-    // tsc writes the declarations; esbuild the JavaScript (scripts/bundle.mjs says why).
+    // TypeScript writes the declarations (scripts/declarations.mjs); esbuild the JavaScript
+    // (scripts/bundle.mjs says why).
     tsconfig: 'tsconfig.build.json',
   },
   examples: {
@@ -92,17 +100,13 @@ export function build(name) {
   const target = TARGETS[name];
   // Taken before compiling: a source saved during the build makes the next run build again.
   const inputs = inputsOf(name);
-  const how = target.transpile ? 'esbuild' : `tsc -p ${target.tsconfig} and esbuild`;
+  const how = target.transpile ? 'esbuild' : `declarations of ${target.tsconfig}, and esbuild`;
   console.error(`[prepare] building ${target.output}/ (${how})`);
   rmSync(`${root}${target.output}`, { recursive: true, force: true });
   if (target.transpile) {
     transpileFolders(root, target.transpile, target.output);
   } else {
-    execFileSync(
-      process.execPath,
-      [`${root}node_modules/typescript/bin/tsc`, '-p', target.tsconfig],
-      { cwd: root, stdio: 'inherit' },
-    );
+    emitDeclarations(root, target.tsconfig);
     bundleLibrary(root);
     bundleConsole(root);
   }

@@ -65,7 +65,7 @@ const UNITS: Record<string, number> = {
 };
 
 /** Largest message size accepted by `--max-message-bytes`: about what one JS string can hold. */
-export const MAX_MESSAGE_BYTES_LIMIT = 512 * 1024 ** 2;
+export const MAX_MESSAGE_BYTES_LIMIT: number = 512 * 1024 ** 2;
 
 /** Reads a byte size: `5000000`, `512KiB`, `16MiB`, `16M` (binary), `16MB` (decimal). */
 export function parseByteSize(raw: string, flag: string, command: string): number {

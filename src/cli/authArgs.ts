@@ -43,7 +43,7 @@ export const AUTH_OPTIONS = {
 } as const;
 
 /** The names of the `--auth-*` options. */
-export const AUTH_FLAGS = Object.keys(AUTH_OPTIONS);
+export const AUTH_FLAGS: string[] = Object.keys(AUTH_OPTIONS);
 
 function need(values: Record<string, unknown>, flag: string, why: string): string {
   const value = values[flag] as string | undefined;

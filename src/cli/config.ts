@@ -87,7 +87,7 @@ export function configPath(): string {
 }
 
 /** Reads the settings; none when the file does not exist; a file it cannot use is a usage error. */
-export function readConfig(path = configPath()): CliConfig {
+export function readConfig(path: string = configPath()): CliConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

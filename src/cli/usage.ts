@@ -264,7 +264,7 @@ export function commandHelp(topic: HelpTopic): string {
 }
 
 /** The program's help. */
-export const USAGE = `toolwire: MCP tools from the command line
+export const USAGE: string = `toolwire: MCP tools from the command line
 
 Usage:
 ${columns(

@@ -65,7 +65,7 @@ export function exceedsDepth(text: string, limit: number): boolean {
 }
 
 /** Decodes one message's text, refusing it when it nests deeper than `maxDepth`. */
-export function decodeMessage(text: string, maxDepth = DEFAULT_MAX_DEPTH): Decoded {
+export function decodeMessage(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): Decoded {
   if (exceedsDepth(text, maxDepth)) {
     return {
       ok: false,

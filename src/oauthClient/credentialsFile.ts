@@ -34,7 +34,7 @@ export class CredentialsFileError extends Error {
 }
 
 /** Largest credentials file read (a token is a few KiB: this holds thousands). */
-export const MAX_CREDENTIALS_BYTES = 8 * 1024 * 1024;
+export const MAX_CREDENTIALS_BYTES: number = 8 * 1024 * 1024;
 
 /** Where the file's location comes from (all default to this process's). */
 export interface CredentialsPathContext {

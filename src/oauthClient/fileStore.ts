@@ -171,7 +171,10 @@ export class FileOAuthStore implements OAuthStore {
    * Runs `task` holding the file's lock: no other process (nor another task of this one) changes
    * the file or runs an exclusive task meanwhile; the changes `task` makes itself run at once.
    */
-  exclusive<T>(task: () => Promise<T>, options: { signal?: AbortSignal | undefined } = {}) {
+  exclusive<T>(
+    task: () => Promise<T>,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<T> {
     return withCredentialsLock(this.path, task, { ...this.lock, signal: options.signal });
   }
 

@@ -27,7 +27,7 @@ export interface LoopbackRedirectReceiverOptions {
 }
 
 /** How long a user has to sign in and consent by default. */
-export const DEFAULT_REDIRECT_TIMEOUT_MS = 5 * 60_000;
+export const DEFAULT_REDIRECT_TIMEOUT_MS: number = 5 * 60_000;
 
 const HOST = '127.0.0.1';
 

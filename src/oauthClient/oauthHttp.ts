@@ -17,7 +17,7 @@ import { OAuthError } from './oauthError.js';
 import type { PinnedFetch, PinnedRequest } from './pinnedFetch.js';
 
 /** Largest metadata, registration or token response read. */
-export const MAX_OAUTH_RESPONSE_BYTES = 256 * 1024;
+export const MAX_OAUTH_RESPONSE_BYTES: number = 256 * 1024;
 const MAX_REDIRECTS = 3;
 const TIMEOUT_MS = 30_000;
 

@@ -17,7 +17,11 @@ export function refreshWindowMs(tokens: StoredTokens, skewMs: number): number {
 }
 
 /** Whether `tokens` should be refreshed before they are sent (false when no expiry is known). */
-export function refreshDue(tokens: StoredTokens, skewMs: number, now = Date.now()): boolean {
+export function refreshDue(
+  tokens: StoredTokens,
+  skewMs: number,
+  now: number = Date.now(),
+): boolean {
   if (tokens.expiresAt === undefined) return false;
   return tokens.expiresAt - refreshWindowMs(tokens, skewMs) <= now;
 }

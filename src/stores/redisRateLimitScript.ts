@@ -18,7 +18,7 @@ import { RedisScript } from './redisScript.js';
  * `{ 1 }` when admitted, or `{ 0, retryAfterMs, refusedBy }` (0-based; n for the slot) when not,
  * having written nothing.
  */
-export const ADMIT = new RedisScript(`
+export const ADMIT: RedisScript = new RedisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local function fmt(n) return string.format('%.0f', n) end

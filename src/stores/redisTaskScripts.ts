@@ -68,7 +68,7 @@ end
  * unfinished tasks with ZCOUNT; the expired ones are pruned after), and over the limit the HSET
  * fails with OOM before anything is stored.
  */
-export const CREATE = new RedisScript(`${PRELUDE}
+export const CREATE: RedisScript = new RedisScript(`${PRELUDE}
 local now, t = now_ms()
 local ttl = -1
 if ARGV[4] ~= '' then ttl = tonumber(ARGV[4]) end
@@ -127,7 +127,7 @@ return { fmt(now), score }
  * KEYS: task, owner's remembered ids. ARGV: id. Returns 1 when the task is gone (expired) and
  * its id is still remembered for the owner, else 0. Reads only.
  */
-export const EXPIRED = new RedisScript(`${PRELUDE}
+export const EXPIRED: RedisScript = new RedisScript(`${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local kept = redis.call('ZSCORE', KEYS[2], ARGV[1])
 if not kept or tonumber(kept) <= now_ms() then return 0 end
@@ -139,7 +139,7 @@ return 1
  * outcome JSON (''), channel, origin. Returns { 'ok' | 'not-found' | 'invalid', fields }.
  * Announces `<id> <status> <origin>`: the store that made the change skips its own echo.
  */
-export const TRANSITION = new RedisScript(`${PRELUDE}
+export const TRANSITION: RedisScript = new RedisScript(`${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return { 'not-found' } end
 if ARGV[3] ~= '' and redis.call('HGET', KEYS[1], 'owner') ~= ARGV[3] then return { 'not-found' } end
 local from = redis.call('HGET', KEYS[1], 'status')
@@ -159,7 +159,7 @@ return { 'ok', redis.call('HGETALL', KEYS[1]) }
 `);
 
 /** KEYS: runners. ARGV: runner, leaseMs. Extends the runner's lease. */
-export const HEARTBEAT = new RedisScript(`${PRELUDE}
+export const HEARTBEAT: RedisScript = new RedisScript(`${PRELUDE}
 local now = now_ms()
 local lease = tonumber(ARGV[2])
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
@@ -174,7 +174,7 @@ return 1
  * origin.
  * Fails the unfinished tasks of every runner whose lease expired; returns their fields.
  */
-export const FAIL_EXPIRED = new RedisScript(`${PRELUDE}
+export const FAIL_EXPIRED: RedisScript = new RedisScript(`${PRELUDE}
 local now = now_ms()
 local dead = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', fmt(now), 'LIMIT', 0, tonumber(ARGV[5]))
 local failed = {}
@@ -203,7 +203,7 @@ return failed
  * task expired. The caller checks the cursor's MAC with the secret returned: reading a page at a
  * position that turns out to be forged costs nothing but the read.
  */
-export const LIST = new RedisScript(`${PRELUDE}
+export const LIST: RedisScript = new RedisScript(`${PRELUDE}
 local secret = redis.call('GET', KEYS[2])
 if not secret then
   secret = ARGV[6]

@@ -56,7 +56,7 @@ export type GuardVerdict =
   | { kind: 'refused'; status: 401 | 403 | 415; message: string };
 
 /** The message of a request without a session. */
-export const SIGN_IN_MESSAGE =
+export const SIGN_IN_MESSAGE: string =
   'Open the URL toolwire console printed (its sign-in link works once; a signed-in page gives ' +
   'links for other browsers).';
 

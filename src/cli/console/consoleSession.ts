@@ -98,9 +98,9 @@ const USER_REJECTED = -1;
 
 /** The console's state and actions. */
 export class ConsoleSession {
-  readonly servers = new Map<string, ServerLink>();
+  readonly servers: Map<string, ServerLink> = new Map<string, ServerLink>();
   /** Every server's tools under one set of names, as a model would be offered them. */
-  readonly names = new ServerToolNames();
+  readonly names: ServerToolNames = new ServerToolNames();
   private readonly trust = new Map<string, TrustSetting>();
   /**
    * The newest audit events, what a page shows as the history. Only those: a call's progress,

@@ -5,7 +5,7 @@
  * connection that ends later (a stdio server that exits) turns the link back to failed.
  */
 import type { ApprovalStore, McpClient, ServerToolNames } from '../../client.js';
-import type { Tool, Transport } from '../../index.js';
+import type { Implementation, Revision, Tool, Transport } from '../../index.js';
 import { pageTool } from './pageTool.js';
 import type { SignInRelay } from './signInRelay.js';
 import { inCliTerms } from '../failure.js';
@@ -30,6 +30,21 @@ export interface AddOptions {
 
 /** Where a server stands. */
 export type LinkState = 'connecting' | 'connected' | 'failed';
+
+/** What the page is told of a server (the page's `Server`, ui/types.ts). */
+export interface ServerSummary {
+  id: string;
+  target: string;
+  name: string;
+  state: LinkState;
+  error?: string;
+  signInUrl?: string;
+  serverInfo: Implementation | undefined;
+  protocolVersion: Revision | undefined;
+  trustAnnotations: boolean;
+  trustedInConfig: boolean;
+  tools: Array<Tool & { exposedAs: string | undefined; findings: string[] }>;
+}
 
 /** How the console reaches one server. */
 export interface ServerConnector {
@@ -178,7 +193,7 @@ export class ServerLink {
    * What the page is told of it. `names`: every server's tools under one set of names (the name
    * a model would know each tool by, and look-alikes across servers).
    */
-  summary(names: ServerToolNames) {
+  summary(names: ServerToolNames): ServerSummary {
     return {
       id: this.id,
       target: this.target,

@@ -11,10 +11,16 @@ import type {
   ElicitResult,
   ListRootsResult,
 } from '../types.js';
-import { ERA_2025, notification, request } from './descriptor.js';
+import {
+  ERA_2025,
+  notification,
+  request,
+  type RequestMethod,
+  type NotificationMethod,
+} from './descriptor.js';
 
 /** `sampling/createMessage` */
-export const CreateMessage = request<CreateMessageParams, CreateMessageResult>(
+export const CreateMessage: RequestMethod<CreateMessageParams, CreateMessageResult> = request(
   'sampling/createMessage',
   {
     direction: 'server-to-client',
@@ -25,7 +31,7 @@ export const CreateMessage = request<CreateMessageParams, CreateMessageResult>(
 );
 
 /** `elicitation/create` */
-export const Elicit = request<ElicitParams, ElicitResult>('elicitation/create', {
+export const Elicit: RequestMethod<ElicitParams, ElicitResult> = request('elicitation/create', {
   direction: 'server-to-client',
   since: '2025-06-18',
   eras: ERA_2025,
@@ -33,7 +39,7 @@ export const Elicit = request<ElicitParams, ElicitResult>('elicitation/create', 
 });
 
 /** `roots/list` */
-export const ListRoots = request<JsonObject, ListRootsResult>('roots/list', {
+export const ListRoots: RequestMethod<JsonObject, ListRootsResult> = request('roots/list', {
   direction: 'server-to-client',
   since: '2024-11-05',
   eras: ERA_2025,
@@ -41,15 +47,18 @@ export const ListRoots = request<JsonObject, ListRootsResult>('roots/list', {
 });
 
 /** `notifications/roots/list_changed` (removed in 2026-07-28). */
-export const RootsListChanged = notification<JsonObject>('notifications/roots/list_changed', {
-  direction: 'client-to-server',
-  since: '2024-11-05',
-  eras: ERA_2025,
-  capability: { of: 'client', key: 'roots' },
-});
+export const RootsListChanged: NotificationMethod<JsonObject> = notification(
+  'notifications/roots/list_changed',
+  {
+    direction: 'client-to-server',
+    since: '2024-11-05',
+    eras: ERA_2025,
+    capability: { of: 'client', key: 'roots' },
+  },
+);
 
 /** `notifications/elicitation/complete` (2025-11-25, URL mode). */
-export const ElicitationComplete = notification<{ elicitationId: string }>(
+export const ElicitationComplete: NotificationMethod<{ elicitationId: string }> = notification(
   'notifications/elicitation/complete',
   {
     direction: 'server-to-client',

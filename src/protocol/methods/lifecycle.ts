@@ -7,10 +7,17 @@ import { INITIALIZE, INITIALIZED } from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parseInitializeParams, parseSetLevelParams } from '../params.js';
 import type { InitializeParams, InitializeResult, LoggingLevel } from '../types.js';
-import { ERA_2025, ERA_2026, notification, request } from './descriptor.js';
+import {
+  ERA_2025,
+  ERA_2026,
+  notification,
+  request,
+  type RequestMethod,
+  type NotificationMethod,
+} from './descriptor.js';
 
 /** `initialize`: the 2025 handshake that agrees on a revision and capabilities. */
-export const Initialize = request<InitializeParams, InitializeResult>(INITIALIZE, {
+export const Initialize: RequestMethod<InitializeParams, InitializeResult> = request(INITIALIZE, {
   direction: 'client-to-server',
   since: '2024-11-05',
   eras: ERA_2025,
@@ -18,33 +25,36 @@ export const Initialize = request<InitializeParams, InitializeResult>(INITIALIZE
 });
 
 /** `notifications/initialized`: the client is ready after `initialize`. */
-export const Initialized = notification<JsonObject>(INITIALIZED, {
+export const Initialized: NotificationMethod<JsonObject> = notification(INITIALIZED, {
   direction: 'client-to-server',
   since: '2024-11-05',
   eras: ERA_2025,
 });
 
 /** `ping` (either side; removed in 2026-07-28). */
-export const Ping = request<JsonObject, JsonObject>('ping', {
+export const Ping: RequestMethod<JsonObject, JsonObject> = request('ping', {
   direction: 'both',
   since: '2024-11-05',
   eras: ERA_2025,
 });
 
 /** `logging/setLevel`: the session's log threshold (per request `_meta` in 2026-07-28). */
-export const SetLevel = request<{ level: LoggingLevel }, JsonObject>('logging/setLevel', {
-  direction: 'client-to-server',
-  since: '2024-11-05',
-  eras: ERA_2025,
-  capability: { of: 'server', key: 'logging' },
-  params: parseSetLevelParams,
-});
+export const SetLevel: RequestMethod<{ level: LoggingLevel }, JsonObject> = request(
+  'logging/setLevel',
+  {
+    direction: 'client-to-server',
+    since: '2024-11-05',
+    eras: ERA_2025,
+    capability: { of: 'server', key: 'logging' },
+    params: parseSetLevelParams,
+  },
+);
 
 /**
  * `server/discover` (2026-07-28): the server's supported revisions, capabilities, info and
  * instructions, cacheable. The result is read by `parseDiscoverResult` (eras/rev2026/discover.ts).
  */
-export const Discover = request<JsonObject, JsonObject>('server/discover', {
+export const Discover: RequestMethod<JsonObject, JsonObject> = request('server/discover', {
   direction: 'client-to-server',
   since: '2026-07-28',
   eras: ERA_2026,

@@ -12,24 +12,32 @@ import {
 } from '../../jsonrpc/methods.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { LoggingMessageParams, ProgressParams } from '../types.js';
-import { BOTH_ERAS, ERA_2026, notification, request } from './descriptor.js';
+import {
+  BOTH_ERAS,
+  ERA_2026,
+  notification,
+  request,
+  type RequestMethod,
+  type NotificationMethod,
+} from './descriptor.js';
 
 /** `notifications/cancelled` (the connection consumes it; see jsonrpc/methods.ts). */
-export const Cancelled = notification<{ requestId?: RequestId; reason?: string }>(CANCELLED, {
-  direction: 'both',
-  since: '2024-11-05',
-  eras: BOTH_ERAS,
-});
+export const Cancelled: NotificationMethod<{ requestId?: RequestId; reason?: string }> =
+  notification(CANCELLED, {
+    direction: 'both',
+    since: '2024-11-05',
+    eras: BOTH_ERAS,
+  });
 
 /** `notifications/progress` (the connection consumes it; see jsonrpc/methods.ts). */
-export const ProgressNotification = notification<ProgressParams>(PROGRESS, {
+export const ProgressNotification: NotificationMethod<ProgressParams> = notification(PROGRESS, {
   direction: 'both',
   since: '2024-11-05',
   eras: BOTH_ERAS,
 });
 
 /** `notifications/message`: a log message (per request level in 2026-07-28). */
-export const LoggingMessage = notification<LoggingMessageParams>(LOG_MESSAGE, {
+export const LoggingMessage: NotificationMethod<LoggingMessageParams> = notification(LOG_MESSAGE, {
   direction: 'server-to-client',
   since: '2024-11-05',
   eras: BOTH_ERAS,
@@ -37,20 +45,26 @@ export const LoggingMessage = notification<LoggingMessageParams>(LOG_MESSAGE, {
 });
 
 /** `notifications/prompts/list_changed` (toolwire serves no prompts; named for the HTTP stream). */
-export const PromptListChanged = notification<JsonObject>(PROMPTS_LIST_CHANGED, {
-  direction: 'server-to-client',
-  since: '2024-11-05',
-  eras: BOTH_ERAS,
-  capability: { of: 'server', key: 'prompts' },
-});
+export const PromptListChanged: NotificationMethod<JsonObject> = notification(
+  PROMPTS_LIST_CHANGED,
+  {
+    direction: 'server-to-client',
+    since: '2024-11-05',
+    eras: BOTH_ERAS,
+    capability: { of: 'server', key: 'prompts' },
+  },
+);
 
 /** `notifications/resources/list_changed` (toolwire serves no resources; named likewise). */
-export const ResourceListChanged = notification<JsonObject>(RESOURCES_LIST_CHANGED, {
-  direction: 'server-to-client',
-  since: '2024-11-05',
-  eras: BOTH_ERAS,
-  capability: { of: 'server', key: 'resources' },
-});
+export const ResourceListChanged: NotificationMethod<JsonObject> = notification(
+  RESOURCES_LIST_CHANGED,
+  {
+    direction: 'server-to-client',
+    since: '2024-11-05',
+    eras: BOTH_ERAS,
+    capability: { of: 'server', key: 'resources' },
+  },
+);
 
 /** The filter of `subscriptions/listen`. */
 export interface ListenParams {
@@ -64,14 +78,14 @@ export interface ListenParams {
 }
 
 /** `subscriptions/listen` (2026-07-28): a stream of the notifications the client asked for. */
-export const Listen = request<ListenParams, JsonObject>('subscriptions/listen', {
+export const Listen: RequestMethod<ListenParams, JsonObject> = request('subscriptions/listen', {
   direction: 'client-to-server',
   since: '2026-07-28',
   eras: ERA_2026,
 });
 
 /** `notifications/subscriptions/acknowledged`: the first message of a listen stream (2026). */
-export const SubscriptionsAcknowledged = notification<JsonObject>(
+export const SubscriptionsAcknowledged: NotificationMethod<JsonObject> = notification(
   'notifications/subscriptions/acknowledged',
   { direction: 'server-to-client', since: '2026-07-28', eras: ERA_2026 },
 );

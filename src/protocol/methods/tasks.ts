@@ -6,13 +6,21 @@
 import { TASKS_RESULT } from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parsePaginatedParams, parseTaskIdParams } from '../params.js';
-import { BOTH_ERAS, ERA_2025, ERA_2026, notification, request } from './descriptor.js';
+import {
+  BOTH_ERAS,
+  ERA_2025,
+  ERA_2026,
+  notification,
+  request,
+  type RequestMethod,
+  type NotificationMethod,
+} from './descriptor.js';
 import type { PaginatedParams, TaskIdParams } from './paramTypes.js';
 
 const TASKS = { of: 'server', key: 'tasks' } as const;
 
 /** `tasks/get`: one task's state. */
-export const GetTask = request<TaskIdParams, JsonObject>('tasks/get', {
+export const GetTask: RequestMethod<TaskIdParams, JsonObject> = request('tasks/get', {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: BOTH_ERAS,
@@ -21,7 +29,7 @@ export const GetTask = request<TaskIdParams, JsonObject>('tasks/get', {
 });
 
 /** `tasks/result`: waits for a task's result (2025 only: the 2026 extension removed it). */
-export const GetTaskResult = request<TaskIdParams, JsonObject>(TASKS_RESULT, {
+export const GetTaskResult: RequestMethod<TaskIdParams, JsonObject> = request(TASKS_RESULT, {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: ERA_2025,
@@ -30,7 +38,7 @@ export const GetTaskResult = request<TaskIdParams, JsonObject>(TASKS_RESULT, {
 });
 
 /** `tasks/list` (paginated; 2025 only). */
-export const ListTasks = request<PaginatedParams, JsonObject>('tasks/list', {
+export const ListTasks: RequestMethod<PaginatedParams, JsonObject> = request('tasks/list', {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: ERA_2025,
@@ -39,7 +47,7 @@ export const ListTasks = request<PaginatedParams, JsonObject>('tasks/list', {
 });
 
 /** `tasks/cancel` */
-export const CancelTask = request<TaskIdParams, JsonObject>('tasks/cancel', {
+export const CancelTask: RequestMethod<TaskIdParams, JsonObject> = request('tasks/cancel', {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: BOTH_ERAS,
@@ -48,23 +56,32 @@ export const CancelTask = request<TaskIdParams, JsonObject>('tasks/cancel', {
 });
 
 /** `tasks/update`: answers a task's input requests (2026 tasks extension). */
-export const UpdateTask = request<TaskIdParams & { inputResponses?: JsonObject }, JsonObject>(
-  'tasks/update',
-  { direction: 'client-to-server', since: '2026-07-28', eras: ERA_2026, capability: TASKS },
-);
+export const UpdateTask: RequestMethod<TaskIdParams & { inputResponses?: JsonObject }, JsonObject> =
+  request('tasks/update', {
+    direction: 'client-to-server',
+    since: '2026-07-28',
+    eras: ERA_2026,
+    capability: TASKS,
+  });
 
 /** `notifications/tasks/status` (2025-11-25; optional, the requestor polls anyway). */
-export const TaskStatus = notification<JsonObject>('notifications/tasks/status', {
-  direction: 'server-to-client',
-  since: '2025-11-25',
-  eras: ERA_2025,
-  capability: TASKS,
-});
+export const TaskStatus: NotificationMethod<JsonObject> = notification(
+  'notifications/tasks/status',
+  {
+    direction: 'server-to-client',
+    since: '2025-11-25',
+    eras: ERA_2025,
+    capability: TASKS,
+  },
+);
 
 /** `notifications/tasks`: a task's full state on a `subscriptions/listen` stream (2026). */
-export const TasksNotification = notification<JsonObject>('notifications/tasks', {
-  direction: 'server-to-client',
-  since: '2026-07-28',
-  eras: ERA_2026,
-  capability: TASKS,
-});
+export const TasksNotification: NotificationMethod<JsonObject> = notification(
+  'notifications/tasks',
+  {
+    direction: 'server-to-client',
+    since: '2026-07-28',
+    eras: ERA_2026,
+    capability: TASKS,
+  },
+);

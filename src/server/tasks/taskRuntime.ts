@@ -56,7 +56,7 @@ function randomRunnerId(): string {
 /** The server's task runtime. */
 export class TaskRuntime {
   private currentStore: TaskStore;
-  readonly runnerId = randomRunnerId();
+  readonly runnerId: string = randomRunnerId();
   readonly pollIntervalMs: number;
   readonly pageSize: number;
   private readonly running = new Map<string, Running>();

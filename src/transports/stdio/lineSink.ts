@@ -23,7 +23,7 @@ const decodeWithBuffer: Utf8Decode = (bytes, start, end) => {
 };
 
 /** Default maximum size of one stdio message (RELIABILITY.md). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 4 * 1024 * 1024;
 
 /** Builds the decoder that feeds `transport`'s callbacks. */
 export function decoderFor(

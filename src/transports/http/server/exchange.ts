@@ -40,7 +40,7 @@ export interface HttpExchange {
  * response body) before its writer stops and waits for it to drain: what waits beyond it waits
  * in the event store, bounded there (see boundedEvents.ts).
  */
-export const SSE_BACKLOG_BYTES = 1024 * 1024;
+export const SSE_BACKLOG_BYTES: number = 1024 * 1024;
 
 /** Where an SSE channel writes once a connection is attached. */
 export interface SseSink {

@@ -2,11 +2,40 @@
  * @module The one table that maps what went wrong with an HTTP request to its status code and a
  * JSON-RPC error body without id (STYLE.md §2.6, like tRPC's getHTTPStatusCode).
  */
-import { ErrorCode } from '../../../jsonrpc/errors.js';
+import { ErrorCode, type ErrorCodeValue } from '../../../jsonrpc/errors.js';
 import { jsonReply, NO_HEADERS, type HttpReply } from './exchange.js';
 
-/** Everything the HTTP transports refuse, by name. */
-export const HTTP_FAILURES = {
+/** Everything the HTTP transports refuse, by name (the keys of {@link HTTP_FAILURES}). */
+export type HttpFailure =
+  | 'parse'
+  | 'invalidMessage'
+  | 'missingSession'
+  | 'badProtocolVersion'
+  | 'badLastEventId'
+  | 'badHost'
+  | 'alreadyInitialized'
+  | 'badAuthorization'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'insufficientScope'
+  | 'unknownSession'
+  | 'notFound'
+  | 'methodNotAllowed'
+  | 'notAcceptable'
+  | 'conflict'
+  | 'tooLarge'
+  | 'unsupportedMediaType'
+  | 'busy'
+  | 'tooManyCallerSessions'
+  | 'tooManySessions'
+  | 'shuttingDown'
+  | 'storeUnavailable'
+  | 'authUnavailable';
+
+/** Everything the HTTP transports refuse, by name: the status and the JSON-RPC error code. */
+export const HTTP_FAILURES: Readonly<
+  Record<HttpFailure, { readonly status: number; readonly code: ErrorCodeValue }>
+> = {
   parse: { status: 400, code: ErrorCode.ParseError },
   invalidMessage: { status: 400, code: ErrorCode.InvalidRequest },
   missingSession: { status: 400, code: ErrorCode.InvalidRequest },
@@ -31,10 +60,7 @@ export const HTTP_FAILURES = {
   shuttingDown: { status: 503, code: ErrorCode.ServerShuttingDown },
   storeUnavailable: { status: 503, code: ErrorCode.InternalError },
   authUnavailable: { status: 503, code: ErrorCode.InternalError },
-} as const;
-
-/** One of the {@link HTTP_FAILURES}. */
-export type HttpFailure = keyof typeof HTTP_FAILURES;
+};
 
 /** A reply carrying a JSON-RPC error without id, with the status the table gives. */
 export function failureReply(

@@ -5,7 +5,7 @@
  */
 
 /** Default maximum body size (RELIABILITY.md). */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES: number = 4 * 1024 * 1024;
 
 /** The body as text, or why it was refused. */
 export type BodyResult =

@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 /** The longest a connection lingers after its reply. */
 export const LINGER_MS = 5_000;
 /** The most a lingering connection reads (and throws away) before it is destroyed. */
-export const LINGER_BYTES = 16 * 1024 * 1024;
+export const LINGER_BYTES: number = 16 * 1024 * 1024;
 
 /** Requests whose body was left unread: reading stopped at the limit, or the body was cancelled. */
 const unread = new WeakSet<IncomingMessage>();

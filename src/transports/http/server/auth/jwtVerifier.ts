@@ -20,7 +20,7 @@ import {
 } from './tokenVerifier.js';
 
 /** The asymmetric JWS algorithms accepted by default: never `none`, never HMAC (HS*). */
-export const DEFAULT_JWT_ALGORITHMS = Object.freeze([
+export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
   'RS256',
   'RS384',
   'RS512',

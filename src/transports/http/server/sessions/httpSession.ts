@@ -10,7 +10,12 @@ import {
   TOOLS_LIST_CHANGED,
 } from '../../../../jsonrpc/methods.js';
 import { LocalError } from '../../../../jsonrpc/errors.js';
-import type { MessageInfo, SendOptions, Transport } from '../../../../jsonrpc/transport.js';
+import type {
+  MessageInfo,
+  SendOptions,
+  Transport,
+  TransportNetwork,
+} from '../../../../jsonrpc/transport.js';
 import type { JsonRpcMessage, RequestId } from '../../../../jsonrpc/types.js';
 import type { SharedEventStore } from './cluster/cluster.js';
 import type { EventStore } from './eventStore.js';
@@ -79,7 +84,7 @@ export interface SessionSettings {
 /** The server side of one session. */
 export class HttpSessionTransport implements Transport, StreamHost, PendingHost {
   readonly networkTransport = 'tcp' as const;
-  readonly network = HTTP_SERVER_NETWORK;
+  readonly network: TransportNetwork = HTTP_SERVER_NETWORK;
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;
@@ -92,7 +97,7 @@ export class HttpSessionTransport implements Transport, StreamHost, PendingHost 
    */
   private readonly initializeHeaders: ReplyHeaders;
   /** Updated on every request: idle sessions are reaped. */
-  lastActivity = Date.now();
+  lastActivity: number = Date.now();
   /** Where each request's messages go: its POST while answered in JSON, else its stream. */
   private readonly byRequest = new RequestRoutes<PendingPost | PostStream>();
   private readonly streams = new Map<string, SseStream>();

@@ -63,8 +63,8 @@ export class MemorySessionDirectory implements SessionDirectory {
 
 /** Instances of one in-process cluster. */
 export class MemoryClusterHub {
-  readonly sessions = new MemorySessionDirectory();
-  readonly events = new MemoryEventStore();
+  readonly sessions: MemorySessionDirectory = new MemorySessionDirectory();
+  readonly events: MemoryEventStore = new MemoryEventStore();
   private readonly listeners = new Map<string, Set<(message: ClusterMessage) => void>>();
 
   /** A new instance's view of the cluster. */
