@@ -14,17 +14,9 @@
 // it ends (a failed check's in full, a passed one's as one line), so nothing interleaves line by
 // line.
 //
-// The in-process lane (`npm run test:quick`: unit and contract tests, the corpus; CPU-bound, about
-// 25 s of CPU) runs as a second Vitest process with one worker at nice 10, beside the
-// out-of-process files (`npm run test:wired`): it fills the moments those wait on their child
-// processes, sockets and browser, instead of running at the end of one long queue (fresh clone:
-// about 15 s sooner). Its output is held and printed like a check's.
-//
 //   npm test                    everything
-//   npm test -- <vitest args>   everything, in one Vitest process with these arguments (e.g. a
-//                               file filter)
+//   npm test -- <vitest args>   everything, with these arguments for vitest (e.g. a file filter)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { plainOutputEnv } from './plainOutput.mjs';
@@ -37,11 +29,6 @@ const bin = (name) => `${root}node_modules/.bin/${name}`;
 const env = plainOutputEnv();
 /** The checks' priority: below the tests (0), so they mostly use what the tests leave. */
 const CHECK_NICENESS = 19;
-/** The in-process lane's: below the out-of-process tests, above the checks. */
-const QUICK_NICENESS = 10;
-const scripts = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts;
-/** Vitest's arguments of an npm script (`vitest run --project unit ...` -> `run --project ...`). */
-const vitestArgs = (script) => scripts[script].split(' ').slice(1);
 
 /** The checks: label, program, arguments, and whether it reads the build (dist/, build/). */
 const CHECKS = [
@@ -99,10 +86,7 @@ function run(label, file, args, { collect, niceness = 0 }) {
 /** Prints a finished check: one line when it passed, its whole output when it failed. */
 function report(check) {
   if (check.code === 0) {
-    // Vitest's count of tests, when the check is a Vitest run (colour codes left out).
-    const counted = /Tests\s+(\d+ passed[^\n]*)/.exec(check.output.replace(/\x1b\[[0-9;]*m/g, ''));
-    const count = counted ? `, ${counted[1].trim()}` : '';
-    console.error(`[test] ${check.label}: passed (${check.took}${count})`);
+    console.error(`[test] ${check.label}: passed (${check.took})`);
     return;
   }
   const rule = '-'.repeat(20);
@@ -131,12 +115,7 @@ async function main() {
   const installed = await conformance;
   // When it failed, the conformance tests try again, and fail saying why.
   if (installed.code !== 0) report(installed);
-  const beside = CHECKS.map(([label]) => label).join(', ');
-  console.error(
-    process.argv.length > 2
-      ? `[test] tests, with ${beside} beside them`
-      : `[test] tests out of process, with the in-process lane, ${beside} beside them`,
-  );
+  console.error(`[test] tests, with ${CHECKS.map(([label]) => label).join(', ')} beside them`);
   checks.push(...CHECKS.filter(([, , , needsBuild]) => needsBuild).map(startCheck));
 
   // Vitest's own output goes straight to the terminal; a check's is held until vitest ends, so
@@ -146,23 +125,9 @@ async function main() {
   for (const check of checks) {
     void check.then((result) => (testsDone ? report(result) : held.push(result)));
   }
-  const own = process.argv.slice(2);
-  if (own.length === 0) {
-    const quick = run(
-      'tests, in-process lane',
-      bin('vitest'),
-      [...vitestArgs('test:quick'), '--maxWorkers=1'],
-      { collect: true, niceness: QUICK_NICENESS },
-    );
-    void quick.then((result) => (testsDone ? report(result) : held.push(result)));
-    checks.unshift(quick);
-  }
-  const tests = await run(
-    own.length === 0 ? 'tests, out-of-process' : 'tests',
-    bin('vitest'),
-    own.length === 0 ? vitestArgs('test:wired') : ['run', ...own],
-    { collect: false },
-  );
+  const tests = await run('tests', bin('vitest'), ['run', ...process.argv.slice(2)], {
+    collect: false,
+  });
   testsDone = true;
   held.splice(0).forEach(report);
   const results = [tests, ...(await Promise.all(checks))];

@@ -158,20 +158,6 @@ describe('test lanes', () => {
     expect(projects.sort()).toEqual([...QUICK_PROJECTS].sort());
   });
 
-  it('npm run test:wired runs every other project: npm test runs the two side by side', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    };
-    const wired = manifest.scripts['test:wired'] ?? '';
-    const projects = [...wired.matchAll(/--project[= ](\S+)/g)].map((match) => match[1]);
-    expect(wired).toMatch(/^vitest run /);
-    expect(projects.sort()).toEqual(
-      LANES.filter((lane) => !lane.quick)
-        .map((lane) => lane.name)
-        .sort(),
-    );
-  });
-
   it('the import reader sees what it must', () => {
     expect(forbidden('src/a/b.test.ts', 'node:child_process')).toBeDefined();
     expect(forbidden('src/a/b.test.ts', '../node.js')).toBe('src/node.ts');
