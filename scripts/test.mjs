@@ -1,8 +1,8 @@
 // `npm test`: prepare (install, build what changed), then, at the same time, every test (vitest,
-// all projects of test/lanes.ts) and the checks: type-check and lint (one process, one program),
-// the type-check of the runtime-neutral core without Node types, format, publint. Fails when any
-// of them fails. The checks that do not read the build (format, the core type-check) start before
-// it, once the dependencies are there.
+// all projects of test/lanes.ts) and the checks: the type-checks (everything, and the
+// runtime-neutral core without Node types) and lint in one process, format, publint. Fails when
+// any of them fails. The format check does not read the build: it starts before it, once the
+// dependencies are there.
 //
 // The checks used to run one after another before the first test (about 3 minutes on a 2-core
 // machine). The tests spend much of their time waiting (child processes, sockets, Redis, a
@@ -32,11 +32,11 @@ const CHECK_NICENESS = 19;
 
 /** The checks: label, program, arguments, and whether it reads the build (dist/, build/). */
 const CHECKS = [
-  // `tsc -p tsconfig.json` and `eslint --max-warnings=0 .` in one process sharing one program
+  // `tsc -p tsconfig.json`, `tsc -p tsconfig.core.json` (the runtime-neutral core without Node
+  // types) and `eslint --max-warnings=0 .` in one process, ESLint sharing the first program
   // (scripts/typeCheckAndLint.mjs). Examples and benchmarks import toolwire by its package name:
   // its types are in dist/.
-  ['type-check and lint', process.execPath, [`${root}scripts/typeCheckAndLint.mjs`], true],
-  ['type-check core (no Node types)', bin('tsc'), ['-p', 'tsconfig.core.json'], false],
+  ['type-checks and lint', process.execPath, [`${root}scripts/typeCheckAndLint.mjs`], true],
   ['format', bin('prettier'), ['--check', '.'], false],
   ['publint', bin('publint'), ['--strict'], true],
 ];
