@@ -5,6 +5,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import { connect } from '../../../test/support/harness.js';
 import { McpServer } from '../../server.js';
+import { NO_ARGUMENTS } from './noArguments.js';
+import { compileToolSchema } from './toolSchema.js';
 
 const server = () => new McpServer({ name: 'reg', version: '1' });
 
@@ -141,6 +143,19 @@ describe('registration rules', () => {
       additionalProperties: false,
     });
     expect((await c.client.callTool('none', { extra: 1 })).isError).toBe(true);
+  });
+
+  it('checks the default schema by hand, with the issues the compiled schema gives', () => {
+    const compiled = compileToolSchema(
+      { type: 'object', additionalProperties: false },
+      'input',
+      'compiled',
+    );
+    for (const value of [{}, { a: 1 }, { a: 1, b: { c: 2 } }, [], null, 'text', 5, [1]]) {
+      expect(NO_ARGUMENTS.validate(value), JSON.stringify(value)).toEqual(compiled.validate(value));
+    }
+    expect(NO_ARGUMENTS.jsonSchema).toEqual(compiled.jsonSchema);
+    expect(NO_ARGUMENTS.legacyJsonSchema()).toEqual(compiled.legacyJsonSchema());
   });
 });
 

@@ -2,6 +2,7 @@
  * @module How a tool is declared (config, handler and their inferred types) and how a declaration
  * is checked and compiled once into the entry the registry keeps.
  */
+import { NO_ARGUMENTS } from './noArguments.js';
 import { isPlainObject } from '../../jsonrpc/guards.js';
 import { scopeListProblem } from '../../jsonrpc/scopes.js';
 import { isReservedMetaKey, metaKeyProblem, toolNameProblem } from '../../protocol/naming.js';
@@ -156,8 +157,6 @@ export function isByteLimit(bytes: unknown): bytes is number {
   return Number.isSafeInteger(bytes) && (bytes as number) > 0;
 }
 
-const NO_ARGUMENTS = { type: 'object', additionalProperties: false } as const;
-
 function fail(name: string, message: string): never {
   throw new TypeError(`Tool "${name}": ${message}`);
 }
@@ -248,7 +247,10 @@ export function compileTool(
     }
   }
 
-  const input = compileToolSchema(config.inputSchema ?? NO_ARGUMENTS, 'input', name);
+  const input =
+    config.inputSchema === undefined
+      ? NO_ARGUMENTS
+      : compileToolSchema(config.inputSchema, 'input', name);
   const output =
     config.outputSchema === undefined
       ? undefined
