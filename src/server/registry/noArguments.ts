@@ -13,7 +13,7 @@ import type { ToolSchema, ToolSchemaCheck } from './toolSchema.js';
 const SCHEMA: ObjectJsonSchema = Object.freeze({
   type: 'object',
   additionalProperties: false,
-}) as ObjectJsonSchema;
+});
 
 const NO_KEYS: ReadonlySet<string> = new Set();
 
