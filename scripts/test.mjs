@@ -22,11 +22,15 @@ import { fileURLToPath } from 'node:url';
 import { plainOutputEnv } from './plainOutput.mjs';
 import { buildChanged, installIfStale } from './prepare.mjs';
 import { ensureRedisServer } from './redisServer.mjs';
+import { createScratchDir, removeScratchDir } from './scratchDir.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Off a terminal (a log file, CI), the steps and the processes the tests start print no colour.
 const env = plainOutputEnv();
+// The tests' temporary files in RAM where that is possible (scripts/scratchDir.mjs says why).
+const scratch = createScratchDir(env);
+if (scratch) env.TMPDIR = scratch;
 /** The checks' priority: below the tests (0), so they mostly use what the tests leave. */
 const CHECK_NICENESS = 19;
 
@@ -147,4 +151,6 @@ try {
   // The install, the build and ensureRedisServer() print what failed; the exit code says it.
   if (typeof error?.status !== 'number') console.error(`[test] ${error?.message ?? error}`);
   process.exitCode = typeof error?.status === 'number' ? error.status : 1;
+} finally {
+  removeScratchDir(scratch);
 }
