@@ -1,5 +1,5 @@
 // `npm test`: prepare (install, build what changed), then, at the same time, every test (vitest,
-// all projects of test/lanes.ts) and the checks: the type-checks (everything, and the
+// every lane of test/lanes.ts) and the checks: the type-checks (everything, and the
 // runtime-neutral core without Node types) and lint in one process, format, publint. Fails when
 // any of them fails. The format check does not read the build: it starts before it, once the
 // dependencies are there.

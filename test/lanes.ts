@@ -1,24 +1,30 @@
 /**
- * @module Which test file runs in which vitest project, and which projects make the quick lane.
- * Read by vitest.config.ts (the projects), test/support/longestFirst.ts (the order the files
- * start in) and the guard test/contract/lanes.test.ts (which keeps the quick lane in process).
+ * @module Which test file is in which lane, and which lanes make the quick lane. Read by
+ * vitest.config.ts and vitest.quick.config.ts (which files each runs),
+ * test/support/longestFirst.ts (the order the files start in), test/support/inProcessOnly.ts
+ * (which files it guards) and the guard test/contract/lanes.test.ts.
  *
  * The quick lane (`npm run test:quick`) is the edit loop: the unit tests beside the source, the
  * contract tests and the message corpus, all in one process each, with no child process, no
  * listening or connecting socket, no Redis and no browser, and no dependency on the build
- * (`dist/`, `build/`). Everything else runs in `npm test` only, in the `wired` project. A file
- * under the quick globs that needs a real wire is named in {@link OUT_OF_PROCESS} and runs there.
+ * (`dist/`, `build/`). Everything else runs in `npm test` only: the `wired` lane. A file under the
+ * quick globs that needs a real wire is named in {@link OUT_OF_PROCESS} and runs there.
+ *
+ * The lanes are not Vitest projects: `npm test` runs every file in one project, so that a worker
+ * process runs file after file with the modules it has loaded, and the modules are transformed
+ * once for all files (as three projects, the last ~50 s ran at 50-80% of the CPU while Vitest
+ * started new workers for the in-process projects and transformed `src/` again for them).
  */
 
-/** A vitest project of the suite. */
+/** A lane of the suite. */
 export interface Lane {
-  /** The project name (`vitest run --project <name>`). */
+  /** Its name. */
   readonly name: string;
   /** Which files it runs (globs relative to the repository root). */
   readonly include: readonly string[];
   /** Files of `include` that run elsewhere. */
   readonly exclude: readonly string[];
-  /** True for the projects of the quick lane: in process, guarded by test/support/inProcessOnly.ts. */
+  /** True for the lanes of the quick lane: in process, guarded by test/support/inProcessOnly.ts. */
   readonly quick: boolean;
   /**
    * A guess of one file's duration in seconds, for the first run on a fresh clone (no timings
@@ -132,12 +138,7 @@ export const LANES: readonly Lane[] = [
     estimate: 0.5,
   },
   {
-    // Everything that is not in process, in one project: vitest hands a worker process on to the
-    // next file only within a project (the files share its loaded modules), and a new process
-    // loads vitest, the library and the schemas again. As five projects (wired, examples,
-    // integration, regression, browser) the suite started a new process for most files; one
-    // saves about 30 s of CPU of `npm test` (issue 21). Select a part by path:
-    // `npx vitest run test/regression`.
+    // Everything that is not in process. Select a part by path: `npx vitest run test/regression`.
     name: 'wired',
     include: [
       ...OUT_OF_PROCESS,
@@ -152,7 +153,23 @@ export const LANES: readonly Lane[] = [
   },
 ];
 
-/** The projects of `npm run test:quick`. */
-export const QUICK_PROJECTS: readonly string[] = LANES.filter((lane) => lane.quick).map(
-  (lane) => lane.name,
-);
+/** Whether `file` matches `glob`: the lanes use exact paths and `<folder>/**\/*.test.ts`. */
+function matches(glob: string, file: string): boolean {
+  const deep = '/**/*.test.ts';
+  if (glob.endsWith(deep)) {
+    return file.startsWith(`${glob.slice(0, -deep.length)}/`) && file.endsWith('.test.ts');
+  }
+  if (/[*?[{]/.test(glob)) throw new Error(`test/lanes.ts: a glob the lanes cannot read: ${glob}`);
+  return file === glob;
+}
+
+/** Whether the test file `file` (relative to the root, with `/`) belongs to `lane`. */
+export const inLane = (lane: Lane, file: string): boolean =>
+  lane.include.some((glob) => matches(glob, file)) &&
+  !lane.exclude.some((glob) => matches(glob, file));
+
+/** The lane of a test file, or undefined for a file of none. */
+export const laneOf = (file: string): Lane | undefined => LANES.find((lane) => inLane(lane, file));
+
+/** The lanes of `npm run test:quick`. */
+export const QUICK_LANES: readonly Lane[] = LANES.filter((lane) => lane.quick);

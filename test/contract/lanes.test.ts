@@ -1,6 +1,5 @@
 /**
- * The quick lane stays quick: every test file belongs to exactly one vitest project of
- * test/lanes.ts, the lists of out-of-process and long files name files that exist, and no
+ * The quick lane stays quick: every test file belongs to exactly one lane of test/lanes.ts, the lists of out-of-process and long files name files that exist, and no
  * file of the in-process projects imports what starts a process, opens a socket, talks to Redis,
  * drives a browser or needs the build. (What imports cannot show, a helper that spawns, is caught
  * when it happens, by test/support/inProcessOnly.ts.)
@@ -8,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_LONG, LANES, OUT_OF_PROCESS, QUICK_PROJECTS, type Lane } from '../lanes.js';
+import { inLane, KNOWN_LONG, LANES, OUT_OF_PROCESS, QUICK_LANES } from '../lanes.js';
 import { ROOT } from '../support/paths.js';
 
 /** Bare modules an in-process test may not import. */
@@ -68,20 +67,6 @@ function testFiles(folder = ''): string[] {
   return found.sort();
 }
 
-/** Whether `file` matches `glob`: the lanes use exact paths and `<folder>/**\/*.test.ts`. */
-function matches(glob: string, file: string): boolean {
-  const deep = '/**/*.test.ts';
-  if (glob.endsWith(deep)) {
-    return file.startsWith(`${glob.slice(0, -deep.length)}/`) && file.endsWith('.test.ts');
-  }
-  if (/[*?[{]/.test(glob)) throw new Error(`test/lanes.ts: a glob this test cannot read: ${glob}`);
-  return file === glob;
-}
-
-const inLane = (lane: Lane, file: string) =>
-  lane.include.some((glob) => matches(glob, file)) &&
-  !lane.exclude.some((glob) => matches(glob, file));
-
 /** What `file` imports (static and dynamic imports with a literal specifier). */
 function importsOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), 'utf8');
@@ -115,7 +100,7 @@ function forbidden(file: string, specifier: string): string | undefined {
 const files = testFiles();
 
 describe('test lanes', () => {
-  it('every test file runs in exactly one project', () => {
+  it('every test file is in exactly one lane', () => {
     const lanesOf = (file: string) => LANES.filter((lane) => inLane(lane, file));
     const homeless = files.filter((file) => lanesOf(file).length !== 1);
     expect(
@@ -148,14 +133,17 @@ describe('test lanes', () => {
     expect(problems).toEqual([]);
   });
 
-  it('npm run test:quick runs the in-process projects, and only them', () => {
+  it('npm run test:quick runs the quick lanes, and only them; npm test runs every lane', async () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    const quick = manifest.scripts['test:quick'] ?? '';
-    const projects = [...quick.matchAll(/--project[= ](\S+)/g)].map((match) => match[1]);
-    expect(quick).toMatch(/^vitest run /);
-    expect(projects.sort()).toEqual([...QUICK_PROJECTS].sort());
+    expect(manifest.scripts['test:quick']).toBe('vitest run --config vitest.quick.config.ts');
+    const quick = (await import('../../vitest.quick.config.js')).default.test;
+    expect(quick?.include).toEqual(QUICK_LANES.flatMap((lane) => lane.include));
+    expect(quick?.exclude).toEqual(OUT_OF_PROCESS);
+    expect(QUICK_LANES.every((lane) => lane.exclude === OUT_OF_PROCESS)).toBe(true);
+    const all = (await import('../../vitest.config.js')).default.test;
+    expect(new Set(all?.include)).toEqual(new Set(LANES.flatMap((lane) => lane.include)));
   });
 
   it('the import reader sees what it must', () => {

@@ -1,19 +1,26 @@
 /**
- * @module Vitest setup of the in-process projects (`unit`, `contract`: the quick lane, `npm run
- * test:quick`). The quick lane promises no child process, no listening socket and no outgoing
- * connection (so no Redis, no browser, no HTTP over 127.0.0.1): a test file that needs one belongs
- * on the out-of-process list in test/lanes.ts. The static guard (test/contract/lanes.test.ts) reads
- * each file's imports; this one catches what imports cannot show (a helper that spawns, a library
- * that connects): the Node functions that start a process, listen or connect are wrapped so that
- * the first call records the test that made it, and the test fails after it ends, even when the
- * code under test caught the error the wrapper threw.
+ * @module Vitest setup that guards the files of the in-process lanes (`unit`, `contract`: the
+ * quick lane, `npm run test:quick`; test/lanes.ts). The quick lane promises no child process, no
+ * listening socket and no outgoing connection (so no Redis, no browser, no HTTP over 127.0.0.1):
+ * a test file that needs one belongs on the out-of-process list in test/lanes.ts. The static guard
+ * (test/contract/lanes.test.ts) reads each file's imports; this one catches what imports cannot
+ * show (a helper that spawns, a library that connects): the Node functions that start a process,
+ * listen or connect are wrapped so that, while a file of the quick lane runs, the first call
+ * records the test that made it, and the test fails after it ends, even when the code under test
+ * caught the error the wrapper threw. A worker runs files of every lane one after another (one
+ * Vitest project): the setup runs before each file, and guards only the quick lane's.
  */
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import { relative } from 'node:path';
 import { afterEach, expect } from 'vitest';
+import { laneOf } from '../lanes.js';
+import { ROOT } from './paths.js';
 
 const WRAPPED = Symbol.for('toolwire.test.inProcessOnly');
+const GUARDING = Symbol.for('toolwire.test.inProcessOnly.guarding');
+const state = globalThis as { [WRAPPED]?: boolean; [GUARDING]?: boolean };
 const violations: string[] = [];
 
 class OutOfProcessError extends Error {
@@ -40,7 +47,8 @@ function wrap<T extends object>(target: T, names: readonly (keyof T & string)[],
     Object.defineProperty(target, name, {
       configurable: true,
       writable: true,
-      value: function refused(this: unknown, ...args: unknown[]): never {
+      value: function guarded(this: unknown, ...args: unknown[]): unknown {
+        if (!state[GUARDING]) return (original as (...a: unknown[]) => unknown).apply(this, args);
         const first = typeof args[0] === 'string' ? ` ${args[0]}` : '';
         return refuse(`${label}.${name}${first}`);
       },
@@ -48,8 +56,10 @@ function wrap<T extends object>(target: T, names: readonly (keyof T & string)[],
   }
 }
 
-// The setup file runs once per test file; a worker that runs several files wraps once.
-const state = globalThis as { [WRAPPED]?: boolean };
+// The setup file runs before each test file (before the file is imported): the guard is on for
+// the files of the quick lanes only. A worker that runs several files wraps once.
+const testFile = relative(ROOT, expect.getState().testPath ?? '').replaceAll('\\', '/');
+state[GUARDING] = laneOf(testFile)?.quick === true;
 if (!state[WRAPPED]) {
   state[WRAPPED] = true;
   wrap(
