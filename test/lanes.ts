@@ -63,11 +63,11 @@ export const OUT_OF_PROCESS: readonly string[] = [
 
 /**
  * The files that take 2.5 s or more, in seconds, as a fresh-clone `npm test` on the 2-core machine
- * measured them (issue 21, at b9f9e40; vitest's cache of the run's durations, node_modules/.vite/vitest/). On a
- * fresh clone, with no durations cached yet, files start longest first from this table (the
- * others by their lane's estimate), so that the run ends on many short files that keep both
- * cores busy, not waiting on a long one. After a run, vitest's cache of its durations takes over.
- * A stale entry costs only a less even schedule.
+ * measured them (issue 21, at b9f9e40; vitest's cache of the run's durations,
+ * node_modules/.vite/vitest/). On a fresh clone, with no durations cached yet, files start longest
+ * first from this table (the others by their lane's estimate), so that the run ends on many short
+ * files that keep both cores busy, not waiting on a long one. After a run, vitest's cache of its
+ * durations takes over. A stale entry costs only a less even schedule.
  */
 export const KNOWN_LONG: Readonly<Record<string, number>> = {
   'test/integration/pack.test.ts': 69.9,
