@@ -3,12 +3,8 @@
  *
  * - The long files (2.5 s or more) first, longest first: the slow, mostly waiting files
  *   (processes, browsers, Redis) overlap everything else instead of trailing at the end.
- * - Then the short files, one lane after another (test/lanes.ts), longest first within a lane:
- *   the in-process lanes of the quick lane first, the short out-of-process files last. The
- *   in-process files wait on Vitest's main process, which transforms the modules they load (one
- *   core for both workers: about 60% of the CPU is used while they run); placed before the end,
- *   the checks, which take what the tests leave, fill that gap. The short out-of-process files
- *   spend their time in child processes and keep both cores busier to the end.
+ * - Then the short files, one lane after another (test/lanes.ts; the in-process lanes of the
+ *   quick lane last: they keep both cores busy to the end), longest first within a lane.
  *
  * A file's length is its duration in vitest's cache of the last run (node_modules/.vite/vitest/),
  * or, on a fresh clone, its known length or its lane's estimate (test/lanes.ts). Vitest's own
@@ -53,7 +49,7 @@ export default class LongestFirst extends BaseSequencer {
     const total = (group: TestSpecification[]) =>
       group.reduce((sum, spec) => sum + (lengths.get(spec) ?? 0), 0);
     const groups = [...byLane.values()]
-      .sort((a, b) => Number(b.quick) - Number(a.quick) || total(b.files) - total(a.files))
+      .sort((a, b) => Number(a.quick) - Number(b.quick) || total(b.files) - total(a.files))
       .map((group) => group.files.sort(longestFirst));
     return [...long.sort(longestFirst), ...groups.flat()];
   }
