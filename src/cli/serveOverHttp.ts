@@ -15,8 +15,7 @@ import {
 import { serveHttp } from '../transports/http/server/adapters/node.js';
 import { createRedisScaleOut } from '../stores/redisScaleOut.js';
 import type { McpServer } from '../server.js';
-import type { ServeCommand } from './args.js';
-import { UsageError } from './args.js';
+import { UsageError, type ServeCommand } from './args.js';
 import type { ServeAuth } from './authArgs.js';
 import { loadServer } from './serveModule.js';
 import { onSignal } from './stopSignal.js';

@@ -20,11 +20,12 @@ const NO_KEYS: ReadonlySet<string> = new Set();
 function validate(value: unknown): ToolSchemaCheck {
   if (!isPlainObject(value))
     return { ok: false, issues: [{ path: '', message: 'must be object' }] };
-  const issues: SchemaIssue[] = [];
+  // The common call, `{}`, allocates no list of issues.
+  let issues: SchemaIssue[] | undefined;
   for (const key in value)
     if (Object.hasOwn(value, key))
-      issues.push({ path: '', message: `must not have the property "${key}"` });
-  return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
+      (issues ??= []).push({ path: '', message: `must not have the property "${key}"` });
+  return issues ? { ok: false, issues } : { ok: true, value };
 }
 
 /** The schema of a tool that takes no arguments (shared by every such tool). */
