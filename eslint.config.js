@@ -1,8 +1,8 @@
 // Lint rules are the style: type-checked typescript-eslint, layer boundaries that mirror
-// STYLE.md §1 (also checked by test/contract/layering.test.ts), camelCase file names, small files.
+// STYLE.md §1 (also checked by test/contract/layering.test.ts), small files. File names
+// (camelCase; kebab case for regression tests) are checked by test/contract/fileNames.test.ts.
 // Layers use ESLint's built-in no-restricted-imports rather than eslint-plugin-import-x: that
 // plugin's native resolver leaves platform packages out of package-lock.json, which breaks npm ci.
-import unicorn from 'eslint-plugin-unicorn';
 import tseslint from 'typescript-eslint';
 
 const LAYERS = [
@@ -79,7 +79,6 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { unicorn },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
@@ -91,14 +90,8 @@ export default tseslint.config(
       ],
       // Transports implement an async interface; some methods have nothing to await.
       '@typescript-eslint/require-await': 'off',
-      'unicorn/filename-case': ['error', { case: 'camelCase' }],
       'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
     },
-  },
-  // Regression tests are named after their issue (test/regression/issue-8-<topic>.test.ts).
-  {
-    files: ['test/regression/**/*.ts'],
-    rules: { 'unicorn/filename-case': ['error', { case: 'kebabCase' }] },
   },
   {
     files: ['src/**/*.ts'],
