@@ -1,19 +1,48 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, npm's `latest`)
 // against toolwire, plus the two SSE scenarios of 0.2.0-alpha.12 (see SSE_SCENARIOS). It needs
-// Node >= 22; all come from the npm registry into .cache/conformance (installed once).
+// Node >= 22; all come from the npm registry, installed once per user and version (see TOOLS).
 // `npm run conformance` runs the server suite, the four client scenarios and every client `auth/*`
 // scenario of 0.2.0-alpha.12, and prints the counts.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The runs' results, per checkout. */
 const cache = `${root}.cache/conformance`;
-export const NODE22 = `${cache}/node_modules/node/bin/node`;
-export const SUITE = `${cache}/node_modules/@modelcontextprotocol/conformance/dist/index.js`;
+/**
+ * What the suite needs, pinned. It is installed once per user into
+ * `$XDG_CACHE_HOME/toolwire/conformance-<hash of this list>` (`~/.cache` by default), not into each
+ * checkout: the install is 240 MB (Node 22 alone is 125 MB) and about 13 s of CPU, which every
+ * fresh clone paid again beside its `npm ci`. Changing the list installs a new folder beside the
+ * old one.
+ */
+const TOOLS = [
+  'node@22.23.3',
+  '@modelcontextprotocol/conformance@0.1.16',
+  'conformance-next@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12',
+];
+const userCache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+const toolsHash = createHash('sha256').update(TOOLS.join('\n')).digest('hex').slice(0, 12);
+/** Where the tools are installed (shared by every checkout of this user). */
+export const TOOLS_DIR = join(userCache, 'toolwire', `conformance-${toolsHash}`);
+export const NODE22 = `${TOOLS_DIR}/node_modules/node/bin/node`;
+export const SUITE = `${TOOLS_DIR}/node_modules/@modelcontextprotocol/conformance/dist/index.js`;
 /** 0.2.0-alpha.12, installed under an npm alias beside 0.1.16. */
-export const NEXT_SUITE = `${cache}/node_modules/conformance-next/dist/index.js`;
+export const NEXT_SUITE = `${TOOLS_DIR}/node_modules/conformance-next/dist/index.js`;
 /**
  * 0.1.16's SSE scenarios initialize at 2025-11-25 and then send `MCP-Protocol-Version:
  * 2025-03-26` on their raw requests, which a server must refuse (400: not the version negotiated
@@ -67,30 +96,42 @@ export const AUTH_SCENARIOS = [
 ];
 export const NEXT_EXPECTED_FAILURES = `${root}test/conformance/expected-failures-next.yml`;
 
-/** Installs Node 22 and the suite into .cache/conformance when missing; throws if it cannot. */
+const installed = (dir) =>
+  [NODE22, SUITE, NEXT_SUITE].every((file) => existsSync(file.replace(TOOLS_DIR, dir)));
+
+/**
+ * Installs Node 22 and the suite into {@link TOOLS_DIR} when missing; throws if it cannot. The
+ * install goes into a folder of its own and is renamed into place once complete, so a checkout
+ * never sees half an install, and two checkouts installing at once both end with one whole copy.
+ */
 export function ensureConformance() {
-  if (existsSync(NODE22) && existsSync(SUITE) && existsSync(NEXT_SUITE)) return;
-  mkdirSync(cache, { recursive: true });
-  if (!existsSync(`${cache}/package.json`))
-    writeFileSync(`${cache}/package.json`, '{"private":true}\n');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(
-    npm,
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      'node@22',
-      '@modelcontextprotocol/conformance@0.1.16',
-      'conformance-next@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12',
-    ],
-    { cwd: cache, stdio: 'inherit' },
-  );
-  if (!existsSync(NODE22) || !existsSync(SUITE) || !existsSync(NEXT_SUITE))
-    throw new Error(
-      'The conformance suite or Node 22 could not be installed into .cache/conformance',
-    );
+  if (installed(TOOLS_DIR)) return;
+  mkdirSync(dirname(TOOLS_DIR), { recursive: true });
+  // What a killed install left behind (an hour is far longer than an install takes).
+  for (const name of readdirSync(dirname(TOOLS_DIR))) {
+    const path = join(dirname(TOOLS_DIR), name);
+    if (name.includes('.installing-') && Date.now() - statSync(path).mtimeMs > 3_600_000)
+      rmSync(path, { recursive: true, force: true });
+  }
+  const staging = mkdtempSync(`${TOOLS_DIR}.installing-`);
+  try {
+    writeFileSync(`${staging}/package.json`, '{"private":true}\n');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...TOOLS], {
+      cwd: staging,
+      stdio: 'inherit',
+    });
+    if (!installed(staging))
+      throw new Error(`The conformance suite or Node 22 could not be installed into ${staging}`);
+    try {
+      renameSync(staging, TOOLS_DIR);
+    } catch (error) {
+      // Another checkout finished first: its copy is as good as this one.
+      if (!installed(TOOLS_DIR)) throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 /** Runs a command; resolves with its exit code and output. */

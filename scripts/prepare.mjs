@@ -126,14 +126,24 @@ export function buildChanged(names = ['lib', 'examples']) {
   return built;
 }
 
-/** Installs the dependencies when the lock file is newer than the installed tree. */
+/**
+ * Installs the dependencies when the lock file is newer than the installed tree. Without running
+ * install scripts: `npm ci` would run this package's `prepare` (the library build) before
+ * returning, and the callers build what changed right after, beside whatever they start once the
+ * dependencies are there (`npm test` starts Prettier). The one dependency with an install script,
+ * esbuild, only swaps its command-line shim for the binary; its JavaScript API, which the build and
+ * tsx use, does not need that.
+ */
 export function installIfStale() {
   const marker = `${root}node_modules/.package-lock.json`;
   const stale =
     !existsSync(marker) || statSync(marker).mtimeMs < statSync(`${root}package-lock.json`).mtimeMs;
   if (!stale) return false;
   console.error('[prepare] installing dependencies (npm ci)');
-  execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   return true;
 }
 

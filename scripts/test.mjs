@@ -105,9 +105,9 @@ async function main() {
   const startCheck = ([label, file, args]) =>
     run(label, file, args, { collect: true, niceness: CHECK_NICENESS });
   // The conformance suite (and its Node 22) is installed here, not by the first test file that
-  // needs it: two of them run at once, and two npm installs into one folder break each other. It
-  // goes into its own folder (.cache/conformance), so it runs beside `npm ci` (npm's cache takes
-  // concurrent use), in its shadow on a fresh clone.
+  // needs it: two of them run at once. It goes into a folder of its own, shared by the user's
+  // checkouts (scripts/conformance.mjs), so it runs beside `npm ci` (npm's cache takes concurrent
+  // use), and a fresh clone finds it there.
   const conformance = run('conformance suite install', process.execPath, CONFORMANCE_INSTALL, {
     collect: true,
   });
