@@ -246,6 +246,20 @@ describe('toolwire console in Chromium', () => {
     await sampling.waitFor();
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByText('User rejected sampling request').first().waitFor();
+
+    // And once more, answered with Escape, the focus still on the page behind the dialog.
+    await page
+      .locator('.call', { hasText: 'summarize_note' })
+      .getByRole('button', { name: 'Run again' })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await sampling.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.closest('.dialog') === null)).toBe(
+      true,
+    );
+    await page.keyboard.press('Escape');
+    await page.getByText('User rejected sampling request').nth(1).waitFor();
     await page.close();
   }, 60_000);
 

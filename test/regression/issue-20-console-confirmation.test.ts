@@ -83,8 +83,13 @@ describe('issue 20: the console confirmation', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deny');
     await page.keyboard.press('Enter');
     await page.getByText('The user denied the call to tool "delete_note"').waitFor();
-    // Escape denies too; Tab to "Allow once" and Enter allows.
-    await ask(page, '8');
+    // Escape denies too, wherever the focus is: here nowhere, after a click on the dialog's title
+    // (the dialog listened on itself once, so an Escape pressed before the focus moved into it,
+    // as it appeared, was lost). Tab to "Allow once" and Enter allows.
+    const second = await ask(page, '8');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deny');
+    await second.getByRole('heading').click();
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
     await page.keyboard.press('Escape');
     await page.getByText('The user denied the call to tool "delete_note"').nth(1).waitFor();
     await ask(page, '9');

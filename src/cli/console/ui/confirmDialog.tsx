@@ -6,8 +6,9 @@
  * answer has the focus: Enter answers with the focused button (Deny first, as the CLI's empty
  * answer), Escape denies.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import { answer } from './api.js';
+import { useDialogKeys } from './dialogKeys.js';
 import { ServerLabel } from './serverLabel.js';
 import { Description, Findings, Hints } from './toolText.js';
 import type { Confirmation } from './types.js';
@@ -28,20 +29,9 @@ export function ConfirmDialog(props: { waiting: Confirmation; trusted: boolean }
   const deny = useRef<HTMLButtonElement>(null);
   const decide = (decision: string) =>
     void answer(`/api/confirmations/${waiting.id}`, waiting, { decision });
-  useEffect(() => deny.current?.focus(), [waiting.id]);
+  useDialogKeys(waiting.id, () => decide('deny'), deny);
   return (
-    <div
-      class="dialog"
-      role="dialog"
-      aria-modal="true"
-      aria-label="confirm the call"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          decide('deny');
-        }
-      }}
-    >
+    <div class="dialog" role="dialog" aria-modal="true" aria-label="confirm the call">
       <h2>Call {visible(request.tool.name)}?</h2>
       {request.target ? (
         <div class="note">

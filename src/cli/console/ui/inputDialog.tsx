@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { answer as answerOn, jsonOf } from './api.js';
+import { useDialogKeys } from './dialogKeys.js';
 import { SchemaForm, type Schema } from './schemaForm.js';
 import type { Input, Json } from './types.js';
 import { visible } from './visibleText.js';
@@ -35,6 +36,8 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
       setDrafting(false);
     }
   };
+  // Escape rejects a sampling request and cancels an elicitation.
+  useDialogKeys(input.id, () => answer(input.kind === 'sampling' ? {} : { action: 'cancel' }));
   const p = input.params;
   if (input.kind === 'sampling') {
     const messages = Array.isArray(p['messages']) ? (p['messages'] as Json[]) : [];
@@ -44,7 +47,6 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
         role="dialog"
         aria-modal="true"
         aria-label="the server asks for a model's reply"
-        onKeyDown={(e) => e.key === 'Escape' && answer({})}
       >
         <h2>The server asks for a model&apos;s reply</h2>
         {typeof p['systemPrompt'] === 'string' ? (
@@ -93,13 +95,7 @@ export function InputDialog({ input, model }: { input: Input; model: string | un
     );
   }
   return (
-    <div
-      class="dialog"
-      role="dialog"
-      aria-modal="true"
-      aria-label="the server asks you"
-      onKeyDown={(e) => e.key === 'Escape' && answer({ action: 'cancel' })}
-    >
+    <div class="dialog" role="dialog" aria-modal="true" aria-label="the server asks you">
       <h2>The server asks</h2>
       <p>{visible(String(p['message'] ?? ''))}</p>
       {p['mode'] === 'url' ? (
