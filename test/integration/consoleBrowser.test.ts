@@ -12,7 +12,12 @@ import { basename, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closeContexts, sharedBrowser } from '../support/browser.js';
+import {
+  closeContexts,
+  DISABLED_FEATURES,
+  disabledFeatureSwitches,
+  sharedBrowser,
+} from '../support/browser.js';
 import { CLI_SERVER, serveHttp, startConsole } from '../support/cliRun.js';
 import { ROOT } from '../support/paths.js';
 
@@ -59,6 +64,23 @@ async function open(newLink: () => Promise<string>): Promise<Page> {
   await page.goto(await newLink());
   return page;
 }
+
+describe('the browser of the tests', () => {
+  it('runs without every feature Playwright turns off, and renders no omnibox popup', async () => {
+    // Chromium keeps the last --disable-features: ours must repeat Playwright's, which comes first.
+    const [playwrights, ours, ...more] = disabledFeatureSwitches();
+    expect(more).toEqual([]);
+    expect(ours).toEqual(DISABLED_FEATURES);
+    expect(playwrights!.filter((feature) => !ours!.includes(feature))).toEqual([]);
+    const page = await browser.newPage();
+    const session = await browser.newBrowserCDPSession();
+    const { targetInfos } = await session.send('Target.getTargets');
+    await session.detach();
+    expect(targetInfos.filter((t) => t.url.includes('.top-chrome/')).map((t) => t.url)).toEqual([]);
+    expect(targetInfos.filter((t) => t.type === 'page').length).toBeGreaterThan(0);
+    await page.close();
+  });
+});
 
 describe('toolwire console in Chromium', () => {
   it('shows a page opened without a sign-in link as signed out, and serves it nothing', async () => {

@@ -12,7 +12,7 @@
  * it launched when the process exits, and Chromium quits when its pipe to a killed process closes.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -56,6 +56,38 @@ export async function closeContexts(browser: Browser | undefined): Promise<void>
   await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
 
+/**
+ * The Chromium features the tests' browser runs without. Chromium keeps the last
+ * `--disable-features` it is given, so this list repeats the one playwright-core passes before it
+ * (1.65: `chromiumSwitches` in its core bundle), and adds the omnibox popups: Chromium prerenders
+ * them as two WebUI pages ("top chrome" renderers) for every window, that is for every page a
+ * test opens, which was half of the browser's CPU in the console tests (40 -> 22 CPU-s for
+ * consoleBrowser and issue-20-console-confirmation together). consoleBrowser.test.ts checks that
+ * the list still holds every feature Playwright turns off, and that no omnibox popup is rendered.
+ */
+export const DISABLED_FEATURES: readonly string[] = [
+  // playwright-core's list.
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  // The omnibox popups, nobody's to see in a headless browser.
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+];
+
 /** Launches headless Chromium. */
 function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -69,6 +101,28 @@ function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
     ],
   });
+}
+
+/**
+ * The `--disable-features` switches of the Chromium this process launched (read from /proc), each
+ * as its list of features, in the order given: Playwright's own, then {@link DISABLED_FEATURES}.
+ */
+export function disabledFeatureSwitches(): string[][] {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (/^PPid:\s*(\d+)$/m.exec(status)?.[1] !== String(process.pid)) continue;
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!args.includes('--remote-debugging-pipe')) continue;
+      return args
+        .filter((arg) => arg.startsWith('--disable-features='))
+        .map((arg) => arg.slice('--disable-features='.length).split(','));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  throw new Error('no Chromium launched by this process');
 }
