@@ -259,24 +259,21 @@ describe('toolwire console in Chromium', () => {
     await page.getByText('"text":"Milk."', { exact: false }).waitFor();
 
     // Again, from the finished call: asked again, and this time the reply is refused.
-    await page
-      .locator('.call', { hasText: 'summarize_note' })
-      .getByRole('button', { name: 'Run again' })
-      .first()
-      .click();
-    await page.getByRole('button', { name: 'Allow once' }).click();
-    await sampling.waitFor();
+    const askAgain = async () => {
+      await page
+        .locator('.call', { hasText: 'summarize_note' })
+        .getByRole('button', { name: 'Run again' })
+        .first()
+        .click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      await sampling.waitFor();
+    };
+    await askAgain();
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByText('User rejected sampling request').first().waitFor();
 
     // And once more, answered with Escape, the focus still on the page behind the dialog.
-    await page
-      .locator('.call', { hasText: 'summarize_note' })
-      .getByRole('button', { name: 'Run again' })
-      .first()
-      .click();
-    await page.getByRole('button', { name: 'Allow once' }).click();
-    await sampling.waitFor();
+    await askAgain();
     expect(await page.evaluate(() => document.activeElement?.closest('.dialog') === null)).toBe(
       true,
     );
