@@ -171,12 +171,13 @@ describe('tasks: lifecycle through the client', () => {
   it('moves to input_required while the tool waits on an elicitation, carrying the related task', async () => {
     let elicitMeta: unknown;
     const seen: string[] = [];
-    const c = await connect(taskServer(), {
+    // Polled every 50 ms (the default suggests 1 s), so a short wait is seen.
+    const c = await connect(taskServer({ tasks: { pollIntervalMs: 50 } }), {
       client: {
         handlers: {
           elicitation: async (_p, ctx) => {
             elicitMeta = ctx.meta;
-            await sleep(1200); // long enough for the status poll to see input_required
+            await sleep(300); // long enough for the status poll to see input_required
             return { action: 'accept', content: { ok: true } };
           },
         },
