@@ -109,9 +109,11 @@ export function ensureConformance() {
   mkdirSync(dirname(TOOLS_DIR), { recursive: true });
   // What a killed install left behind (an hour is far longer than an install takes).
   for (const name of readdirSync(dirname(TOOLS_DIR))) {
+    if (!name.includes('.installing-')) continue;
     const path = join(dirname(TOOLS_DIR), name);
-    if (name.includes('.installing-') && Date.now() - statSync(path).mtimeMs > 3_600_000)
-      rmSync(path, { recursive: true, force: true });
+    const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    // Another checkout may be removing it at the same moment: force ignores a folder gone.
+    if (age > 3_600_000) rmSync(path, { recursive: true, force: true });
   }
   const staging = mkdtempSync(`${TOOLS_DIR}.installing-`);
   try {
