@@ -90,6 +90,12 @@ describe('issue 20: the console confirmation', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deny');
     await second.getByRole('heading').click();
     expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    // An Escape that ends an input method's composition answers nothing.
+    await page.evaluate(() =>
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', isComposing: true })),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await second.isVisible()).toBe(true);
     await page.keyboard.press('Escape');
     await page.getByText('The user denied the call to tool "delete_note"').nth(1).waitFor();
     await ask(page, '9');

@@ -21,7 +21,9 @@ export function useDialogKeys(
   useLayoutEffect(() => {
     first?.current?.focus();
     const listener = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      // An Escape that ends an input method's composition (typing in Chinese or Japanese in the
+      // reply field) is the input method's, not an answer.
+      if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
       event.preventDefault();
       onEscape();
     };
