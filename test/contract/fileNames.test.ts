@@ -6,10 +6,8 @@
 // every `npm ci` and every install from git.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { ROOT } from '../support/paths.js';
 /** The folders of TypeScript written here (not installed, built or generated). */
 const FOLDERS = ['src', 'test', 'examples', 'bench', 'scripts'];
 
