@@ -28,6 +28,12 @@ export const ErrorCode = {
   RateLimited: -31429,
   /** MCP 2025-11-25: the request needs a URL-mode elicitation first. */
   UrlElicitationRequired: -32042,
+  /** MCP 2026-07-28: an HTTP header disagrees with the body (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request lacks a client capability the server needs to serve it. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the request's protocol version is one the server does not serve. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** One of the {@link ErrorCode} values, or any other integer a peer sent. */

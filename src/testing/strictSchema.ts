@@ -40,6 +40,17 @@ const ENVELOPES = new Set([
 ]);
 
 /**
+ * Definitions of `_meta` objects (2026-07-28 names the keys it defines in them, but any other
+ * prefixed key is allowed): left open like the `_meta` properties that refer to them.
+ */
+const OPEN_DEFINITIONS = new Set([
+  'MetaObject',
+  'RequestMetaObject',
+  'ResultMetaObject',
+  'NotificationMetaObject',
+]);
+
+/**
  * Replaces a definition made of `allOf` object members (GetTaskResult = Result + Task...) with one
  * object holding all their properties, so closing it does not reject one member's fields for the
  * other's sake.
@@ -105,11 +116,12 @@ export function definitionsOf(schema: Node): Node {
 /**
  * The strict variant of an official schema document (changed in place, and returned): `allOf`
  * definitions merged, then every object that lists its properties closed, envelopes and user data
- * excepted.
+ * excepted (and `_meta` definitions).
  */
 export function strictSchema(schema: Node): Node {
   const defs = definitionsOf(schema);
   mergeAllOf(defs);
-  for (const [name, def] of Object.entries(defs)) if (!ENVELOPES.has(name)) close(def);
+  for (const [name, def] of Object.entries(defs))
+    if (!ENVELOPES.has(name) && !OPEN_DEFINITIONS.has(name)) close(def);
   return schema;
 }

@@ -3,14 +3,34 @@ import { CallTool, Discover, Initialize } from '../methods.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, featuresOf } from '../versions.js';
 import { classifyOpening } from './classify.js';
 import { era2025 } from './rev2025/era.js';
+import { era2026 } from './rev2026/era.js';
 import { initializeResultOf, negotiatedRevision } from './rev2025/handshake.js';
 
 describe('classifyOpening', () => {
-  it('puts every opening message in the 2025 era for now', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+
+  it('opens the 2026 era with a request whose _meta names a version, or with server/discover', () => {
+    const openings: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: CallTool.method, params: { name: 'x', _meta: meta } },
+      { jsonrpc: '2.0', id: 1, method: Discover.method },
+      // An unsupported version still opens 2026: its front answers -32022, not -32600.
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } },
+      },
+    ];
+    for (const message of openings) expect(classifyOpening(message)).toBe(era2026);
+  });
+
+  it('opens the 2025 era with initialize, a request without a version in _meta, or garbage', () => {
     const openings: unknown[] = [
       { jsonrpc: '2.0', id: 1, method: Initialize.method, params: {} },
       { jsonrpc: '2.0', id: 1, method: CallTool.method, params: { name: 'x' } },
-      { jsonrpc: '2.0', id: 1, method: Discover.method },
+      { jsonrpc: '2.0', id: 1, method: CallTool.method, params: { _meta: { progressToken: 1 } } },
+      { jsonrpc: '2.0', id: 1, method: CallTool.method, params: { _meta: 'not an object' } },
+      { jsonrpc: '2.0', id: 1, method: 42, params: { _meta: meta } },
       'not even an object',
       undefined,
     ];

@@ -5,9 +5,18 @@
  * `rev2025/`; the 2026 era will be a second implementation of the same interface.
  */
 import type { MethodRegistry } from '../methods/registry.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '../types.js';
 import type { Revision, RevisionFeatures } from '../versions.js';
 import type { EraName } from './eraName.js';
+
+/** How long, and for whom, a client may cache a result (2026-07-28, server/utilities/caching). */
+export interface CacheHints {
+  /** Milliseconds the result stays fresh; 0 is stale at once. */
+  readonly ttlMs: number;
+  /** `public`: the same for every caller; `private`: only for the authorization that asked. */
+  readonly cacheScope: 'public' | 'private';
+}
 
 /**
  * What one revision allows on the wire and how a message is cut down to it. One object per
@@ -26,6 +35,12 @@ export interface RevisionProfile {
   implementation(info: Implementation): Implementation;
   /** Server capabilities as this revision defines them. */
   serverCapabilities(capabilities: ServerCapabilities): ServerCapabilities;
+  /**
+   * Adds the envelope every complete result of the revision carries to `result`, a fresh object
+   * the caller owns: nothing in 2025; in 2026 `resultType`, the server's identity in `_meta` (when
+   * the profile is bound to a server) and, for a cacheable result, the cache hints.
+   */
+  complete<T extends JsonObject>(result: T, hints?: CacheHints): T;
 }
 
 /** One protocol era: its methods, its revisions and their profiles. */

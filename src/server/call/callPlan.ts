@@ -6,7 +6,7 @@ import type { CancelSource } from '../../jsonrpc/cancellation.js';
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import type { RevisionFeatures } from '../../protocol/versions.js';
+import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { DeadlineSweep } from './deadlineSweep.js';
 import type { MiddlewareRequest } from '../middleware/middleware.js';
 import type { OutputPolicy } from '../sanitize/outputPolicy.js';
@@ -63,7 +63,8 @@ export interface CallPlan {
   readonly request: CallRequest;
   readonly entry: ToolEntry;
   readonly meta: Record<string, unknown> | undefined;
-  readonly features: RevisionFeatures;
+  /** The revision the call is answered in: what it allows, how its result is cut down to it. */
+  readonly profile: RevisionProfile;
   /**
    * The exit of the `sanitize` stage for what this part of the pipeline answers: the stage itself
    * when nothing sits between it and the handler (the inline composition, a task's stored result),
@@ -75,6 +76,6 @@ export interface CallPlan {
 
 /** How a projected result leaves through (or past) the `sanitize` stage; chosen at composition. */
 export type StageExit = (
-  scope: Pick<CallPlan, 'deps' | 'entry' | 'features'>,
+  scope: Pick<CallPlan, 'deps' | 'entry' | 'profile'>,
   result: CallToolResult,
 ) => CallToolResult;

@@ -5,9 +5,8 @@
  */
 import { LocalError, RpcError } from '../../jsonrpc/errors.js';
 import { describeIssues, type SchemaIssue } from '../../protocol/jsonSchema.js';
-import { callToolResultForRevision } from '../../protocol/eras/rev2025/projection.js';
 import type { CallToolResult } from '../../protocol/types.js';
-import type { RevisionFeatures } from '../../protocol/versions.js';
+import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';
 import { checkToolResult } from './resultCheck.js';
 import { sanitized, sanitizedFor } from './sanitizeStage.js';
@@ -89,7 +88,7 @@ export function checkOutput(
 
 /** The result as the session's revision receives it, then out through {@link CallPlan.exit}. */
 export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  return plan.exit(plan, callToolResultForRevision(result, plan.features));
+  return plan.exit(plan, plan.profile.callToolResult(result));
 }
 
 /**
@@ -97,24 +96,23 @@ export function projected(plan: CallPlan, result: CallToolResult): CallToolResul
  * middleware cannot send what a client cannot parse) and projected for the revision.
  */
 export function middlewareResult(
-  scope: { deps: CallDependencies; features: RevisionFeatures; entry: ToolEntry | undefined },
+  scope: { deps: CallDependencies; profile: RevisionProfile; entry: ToolEntry | undefined },
   value: unknown,
 ): CallToolResult {
-  const { deps, features, entry } = scope;
+  const { deps, profile, entry } = scope;
   const toolName = entry?.name ?? '(unknown tool)';
   const checked = checkToolResult(value);
   if (checked.ok) {
     // Sanitised too: a middleware's strings reach the client like a handler's.
     const clean = sanitizedFor(deps, entry, checked.result);
-    return callToolResultForRevision(clean, features);
+    return profile.callToolResult(clean);
   }
   deps.report(
     new Error(checked.problem),
     `a middleware returned an invalid result for "${toolName}"`,
   );
-  return callToolResultForRevision(
+  return profile.callToolResult(
     toolError(`The call to tool "${toolName}" produced an invalid result: ${checked.problem}`),
-    features,
   );
 }
 
@@ -125,7 +123,7 @@ export function middlewareResult(
  * client will. Anything else is rethrown (an `RpcError` stays a protocol error).
  */
 export function middlewareToolError(
-  scope: { deps: CallDependencies; features: RevisionFeatures; entry: ToolEntry | undefined },
+  scope: { deps: CallDependencies; profile: RevisionProfile; entry: ToolEntry | undefined },
   thrown: unknown,
 ): CallToolResult {
   if (!(thrown instanceof ToolError)) throw thrown;

@@ -32,7 +32,7 @@ export function callThroughChain(
   request: CallRequest & { readonly policy: MiddlewareRequest },
 ): Promise<JsonObject> {
   const { chain, deps } = server;
-  const features = session.profile.features;
+  const profile = session.profile;
   let params: CallToolParams | undefined;
   let entry: ToolEntry | undefined;
   /** The last result a stage checked: passed on as is when a middleware returns it unchanged. */
@@ -42,12 +42,12 @@ export function callThroughChain(
   const free = () => slot.release?.();
   const check = (value: JsonObject): JsonObject => {
     if (value === checked || isTaskCreated(value)) return value;
-    checked = middlewareResult({ deps, features, entry }, value) as unknown as JsonObject;
+    checked = middlewareResult({ deps, profile, entry }, value) as unknown as JsonObject;
     return checked;
   };
   // A ToolError becomes its result where a middleware throws it (see middlewareToolError).
   const recover = (thrown: unknown): JsonObject => {
-    checked = middlewareToolError({ deps, features, entry }, thrown) as unknown as JsonObject;
+    checked = middlewareToolError({ deps, profile, entry }, thrown) as unknown as JsonObject;
     return checked;
   };
   const stages: PolicyStages = {
@@ -70,7 +70,7 @@ export function callThroughChain(
       next().then((value) => {
         if (isTaskCreated(value)) return value;
         const result = outputStage(
-          { deps, entry: entry as ToolEntry, features },
+          { deps, entry: entry as ToolEntry, profile },
           check(value) as unknown as CallToolResult,
         );
         checked = result as unknown as JsonObject;

@@ -6,7 +6,6 @@
  * result is sanitised as soon as it is checked, before the output schema (what is validated is
  * what is sent, and middleware inside the stage receive it sanitised, as docs/server.md promises).
  */
-import { callToolResultForRevision } from '../../protocol/eras/rev2025/projection.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import { compileOutputPolicy, type OutputPolicy } from '../sanitize/outputPolicy.js';
 import { oversizeOf } from '../sanitize/resultSize.js';
@@ -42,7 +41,7 @@ export function sanitizedFor(
 }
 
 /** What the output stage needs to know of a call. */
-export type OutputScope = Pick<CallPlan, 'deps' | 'entry' | 'features'>;
+export type OutputScope = Pick<CallPlan, 'deps' | 'entry' | 'profile'>;
 
 /**
  * The output stage: what a tool call sends leaves through here, whoever produced it (the handler,
@@ -50,13 +49,13 @@ export type OutputScope = Pick<CallPlan, 'deps' | 'entry' | 'features'>;
  * saying so.
  */
 export function outputStage(scope: OutputScope, out: CallToolResult): CallToolResult {
-  const { deps, entry, features } = scope;
+  const { deps, entry, profile } = scope;
   const limit = entry.maxResultBytes ?? deps.maxResultBytes;
   const size = oversizeOf(out, limit);
   if (size === undefined) return out;
   const message = `Tool "${entry.name}" returned ${size} bytes, over the ${limit}-byte limit on a result; it was not sent`;
   deps.report(new Error(message), `tool "${entry.name}" returned an oversized result`);
-  return callToolResultForRevision(toolError(message), features);
+  return profile.callToolResult(toolError(message));
 }
 
 /** The `sanitize` stage's exit when the stage runs further out: the result passes unchanged. */

@@ -137,7 +137,7 @@ function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcom
   const { entry, request } = plan;
   if (!validated.ok) {
     const message = `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`;
-    if (plan.features.inputErrorsAsResults) return toolError(message);
+    if (plan.profile.features.inputErrorsAsResults) return toolError(message);
     throw new RpcError(ErrorCode.InvalidParams, message, { issues: validated.issues });
   }
   const context = new CallContext({
@@ -183,7 +183,7 @@ export interface SlotHolder {
  */
 export function runTool(run: ToolRun): CallOutcome {
   const { deps, session, request, params, entry, exit, slot } = run;
-  const features = session.profile.features;
+  const profile = session.profile;
   const own = entry.middleware;
   // The tool's own middleware sit inside the `sanitize` stage: its exit comes after them.
   const plan: CallPlan = {
@@ -192,12 +192,12 @@ export function runTool(run: ToolRun): CallOutcome {
     request,
     entry,
     meta: params._meta,
-    features,
+    profile,
     exit: own === undefined ? exit : stageRunsOutside,
   };
   if (own === undefined) return negotiateAndRun(plan, params, slot);
   const policy = request.policy ?? policyRequestOf(plan);
-  const scope = { deps, features, entry };
+  const scope = { deps, profile, entry };
   /** The result a converted ToolError became: already checked. */
   let recovered: JsonObject | undefined;
   const recover = (thrown: unknown): JsonObject => {
@@ -226,9 +226,9 @@ function negotiateAndRun(
   params: CallToolParams,
   slot: SlotHolder | undefined,
 ): CallOutcome {
-  const { deps, session, request, entry, features } = plan;
+  const { deps, session, request, entry, profile } = plan;
   const tasks = deps.tasks;
-  if (tasks && features.tasks && (request.identity !== undefined || !session.transient)) {
+  if (tasks && profile.features.tasks && (request.identity !== undefined || !session.transient)) {
     // Tool-level negotiation (2025-11-25 tasks): -32601 when the call and the tool disagree.
     if (runsAsTask(entry, params)) {
       // The task's result is stored, not sent through any chain: the output stage runs here.

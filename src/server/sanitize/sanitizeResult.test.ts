@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult, ContentBlock } from '../../protocol/types.js';
-import { featuresOf } from '../../protocol/versions.js';
+import { era2025 } from '../../protocol/eras/rev2025/era.js';
 import type { CallPlan } from '../call/callPlan.js';
 import { projected } from '../call/callResult.js';
 import { throughSanitizeStage } from '../call/sanitizeStage.js';
@@ -501,7 +501,7 @@ describe('the size limit after sanitising', () => {
     return {
       deps: { maxResultBytes, report },
       entry: { name: 'links', maxResultBytes: undefined },
-      features: featuresOf('2025-11-25'),
+      profile: era2025.profile('2025-11-25'),
       exit: throughSanitizeStage,
     } as unknown as CallPlan;
   }

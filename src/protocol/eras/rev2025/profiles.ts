@@ -20,6 +20,8 @@ function profileOf(revision: ProtocolVersion): RevisionProfile {
     callToolResult: (result) => callToolResultForRevision(result, features),
     implementation: (info) => implementationForRevision(info, features),
     serverCapabilities: (capabilities) => serverCapabilitiesForRevision(capabilities, features),
+    // The 2025 revisions have no result envelope.
+    complete: (result) => result,
   } satisfies RevisionProfile);
 }
 
