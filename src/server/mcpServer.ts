@@ -7,8 +7,7 @@ import { claimTransport } from '../jsonrpc/transportClaims.js';
 import type { Identity, Transport } from '../jsonrpc/transport.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { PersistSessionState } from './fronts/sessionState.js';
-import { RawJson } from '../jsonrpc/rawJson.js';
-import { decodeCursor, encodeCursor } from './registry/cursor.js';
+import { ToolPages } from './registry/toolPages.js';
 import { DeadlineSweep } from './call/deadlineSweep.js';
 import type { CallDependencies } from './call/callPlan.js';
 import type { ServerRateLimitOption } from './policy/rateLimitOptions.js';
@@ -25,11 +24,13 @@ import { MiddlewareChain } from './middleware/middlewareChain.js';
 import type { TaskOptions } from './tasks/taskOptions.js';
 import { TaskRuntime } from './tasks/taskRuntime.js';
 import type { TaskStore } from '../tasks/taskStore.js';
-import type { RevisionProfile } from '../protocol/eras/era.js';
+import type { CacheHints, RevisionProfile } from '../protocol/eras/era.js';
 import { initializeResultOf } from '../protocol/eras/rev2025/handshake.js';
 import type { ServerServices } from './dispatch/serverServices.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { legacyHandlerTable } from './fronts/legacyHandlers.js';
+import { buildModernFront } from './fronts/modernServer.js';
+import { roundTripOptions, type InputRoundTripOptions } from './input/inputRound.js';
 import { ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
@@ -46,11 +47,15 @@ import type { SchemaInput } from './registry/toolSchema.js';
 import type {
   Implementation,
   InitializeResult,
-  ListToolsResult,
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../protocol/versions.js';
+import {
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+  type Revision,
+} from '../protocol/versions.js';
 
 /**
  * Decides whether a caller may see and call a tool. The same decision filters `tools/list` and
@@ -64,7 +69,7 @@ export type ToolVisibility = (
 
 /** Server options; every limit has a production default (docs/limits.md). */
 export interface ServerOptions {
-  /** Sent in the initialize result. */
+  /** Sent in the initialize result (and the `server/discover` result of 2026-07-28). */
   instructions?: string;
   /** Tools per `tools/list` page. Default 1000. */
   pageSize?: number;
@@ -106,8 +111,25 @@ export interface ServerOptions {
   maxQueued?: number;
   /** Timeout of requests the server sends to the client. Default 60 000 ms. */
   requestTimeoutMs?: number;
-  /** Revisions this server accepts. Default: all four. */
-  protocolVersions?: readonly ProtocolVersion[];
+  /**
+   * Revisions this server accepts. Default: all five (2024-11-05 … 2025-11-25 by handshake, and
+   * 2026-07-28, whose requests stand alone). Leave 2026-07-28 out to serve the 2025 era only, or
+   * list only it to serve 2026 only (`initialize` is then answered -32022, naming it).
+   */
+  protocolVersions?: readonly Revision[];
+  /**
+   * How long clients of 2026-07-28 may cache `server/discover` and `tools/list` results
+   * (server/utilities/caching). Default `{ ttlMs: 0, cacheScope: 'public' }`: stale at once, and
+   * the same for every caller. `tools/list` is `private` whatever this says when the list depends
+   * on the caller (a `visibility` hook, or tools that need scopes).
+   */
+  cacheHints?: Partial<CacheHints>;
+  /**
+   * How calls of 2026-07-28 ask for input (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`): by an
+   * `input_required` result the client answers in a retry, its state signed with `secret`
+   * (docs/eras.md). Give every instance behind a load balancer the same secret.
+   */
+  inputRoundTrips?: InputRoundTripOptions;
   /** Extra capabilities to declare (e.g. `experimental`). */
   capabilities?: Omit<ServerCapabilities, 'tools'>;
   /** Declare the `logging` capability (handlers log through `context.log`). Default true. */
@@ -157,6 +179,17 @@ function compileServerPolicy(option: SanitizeOptions | false | undefined): Outpu
   }
 }
 
+/** The server's cache hints, checked (a RangeError naming what is wrong). */
+function checkedCacheHints(option: Partial<CacheHints> | undefined): CacheHints {
+  const ttlMs = option?.ttlMs ?? 0;
+  const cacheScope = option?.cacheScope ?? 'public';
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0)
+    throw new RangeError('cacheHints.ttlMs must be a whole number of milliseconds, 0 or more');
+  if (cacheScope !== 'public' && cacheScope !== 'private')
+    throw new RangeError('cacheHints.cacheScope must be "public" or "private"');
+  return { ttlMs, cacheScope };
+}
+
 function defaultReport(error: unknown, what: string): void {
   const detail = error instanceof Error ? error.message : String(error);
   console.error(`[toolwire] ${what}: ${detail}`);
@@ -176,9 +209,7 @@ export class McpServer {
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly deadlines = new DeadlineSweep();
   private changes = 0;
-  /** Serialised `tools/list` pages by revision and position, valid while `changes` is `pagesAt`. */
-  private readonly pages = new Map<string, RawJson<ListToolsResult>>();
-  private pagesAt = -1;
+  private readonly pages: ToolPages;
 
   constructor(
     readonly serverInfo: Implementation,
@@ -200,9 +231,23 @@ export class McpServer {
       ...(options.logging === false ? {} : { logging: {} }),
       tools: { listChanged: true },
     };
-    const versions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
-    if (versions.length === 0) throw new RangeError('protocolVersions must not be empty');
+    const versions: readonly Revision[] = options.protocolVersions ?? [
+      ...SUPPORTED_PROTOCOL_VERSIONS,
+      ...MODERN_PROTOCOL_VERSIONS,
+    ];
     const sorted = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
+    const modern = MODERN_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
+    if (sorted.length + modern.length === 0)
+      throw new RangeError('protocolVersions must name at least one revision toolwire serves');
+    const cacheHints = checkedCacheHints(options.cacheHints);
+    this.pages = new ToolPages({
+      registry: this.registry,
+      pageSize: this.pageSize,
+      cacheHints,
+      callerDependent: options.visibility !== undefined,
+      changeCount: () => this.changes,
+      isVisible: (entry, session, identity) => this.isVisible(entry, session, identity),
+    });
     const report = options.onerror ?? defaultReport;
     this.tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, report);
     const callDependencies: CallDependencies = {
@@ -219,7 +264,7 @@ export class McpServer {
     };
     const services: ServerServices = {
       tasks: this.tasks,
-      listTools: (session, identity, cursor) => this.listTools(session, identity, cursor),
+      listTools: (session, identity, cursor) => this.pages.list({ session, identity }, cursor),
       callDependencies,
       middleware: this.middleware,
       toolDefinition: (name, profile) => {
@@ -233,6 +278,16 @@ export class McpServer {
       changeCount: () => this.changes,
       initializeResult: (profile, o) => this.initializeResult(profile, o),
       dispatcher: new Dispatcher(legacyHandlerTable(services), this.middleware),
+      modern: buildModernFront({
+        services,
+        serverInfo,
+        capabilities: this.capabilities,
+        instructions: options.instructions,
+        cacheHints,
+        versions: modern,
+        handshakeVersions: sorted,
+        rounds: roundTripOptions(options.inputRoundTrips),
+      }),
       instrumentations: this.instrumentations,
       connectionOptions: {
         maxInFlight: options.maxInFlight ?? 64,
@@ -393,49 +448,6 @@ export class McpServer {
     const entry = this.registry.get(name);
     if (!entry || !entry.enabled || !this.isVisible(entry, session, identity)) return undefined;
     return entry;
-  }
-
-  /**
-   * One `tools/list` page. Without a visibility hook every caller of a revision sees the same
-   * page, so it is built and serialised once ({@link RawJson}) and reused until the registry
-   * changes: serialising a thousand definitions was most of the cost of answering.
-   */
-  private listTools(
-    session: SessionPort,
-    identity: Identity | undefined,
-    cursor: string | undefined,
-  ): ListToolsResult | RawJson<ListToolsResult> {
-    const after = cursor === undefined ? 0 : decodeCursor(cursor, this.registry.highestSeq);
-    const revision = session.profile.revision;
-    if (this.options.visibility || this.registry.anyScoped)
-      return this.buildPage(after, session, identity);
-    if (this.pagesAt !== this.changes) {
-      this.pages.clear();
-      this.pagesAt = this.changes;
-    }
-    const key = `${revision} ${after}`;
-    let page = this.pages.get(key);
-    if (!page) {
-      if (this.pages.size >= 256) this.pages.clear();
-      page = new RawJson(this.buildPage(after, session, identity));
-      this.pages.set(key, page);
-    }
-    return page;
-  }
-
-  private buildPage(
-    after: number,
-    session: SessionPort,
-    identity: Identity | undefined,
-  ): ListToolsResult {
-    const profile = session.profile;
-    const page = this.registry.page(after, this.pageSize, (e) =>
-      this.isVisible(e, session, identity),
-    );
-    const tools = page.entries.map((e) => projectedDefinition(e, profile));
-    return page.nextAfter === undefined
-      ? { tools }
-      : { tools, nextCursor: encodeCursor(page.nextAfter) };
   }
 
   private initializeResult(

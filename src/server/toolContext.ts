@@ -24,7 +24,7 @@ import {
   type ProgressParams,
 } from '../protocol/types.js';
 import type { RevisionProfile } from '../protocol/eras/era.js';
-import type { ProtocolVersion } from '../protocol/versions.js';
+import type { Revision } from '../protocol/versions.js';
 import type {
   InputAnswer,
   InputCall,
@@ -35,11 +35,14 @@ import type {
 import type { OutputPolicy } from './sanitize/outputPolicy.js';
 import { sanitizeText } from './sanitize/sanitizeResult.js';
 
-/** What a handler may know about the session it serves. */
+/**
+ * What a handler may know about the session it serves. A 2026-07-28 request has no session: it
+ * describes itself (its `_meta`), and `id` is a random id of that request alone.
+ */
 export interface SessionInfo {
   /** A random id of this server-side session (also the HTTP session id when there is one). */
   readonly id: string;
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: Revision;
   readonly clientInfo: Implementation;
   readonly clientCapabilities: ClientCapabilities;
 }

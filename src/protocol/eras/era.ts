@@ -5,7 +5,6 @@
  * `rev2025/`; the 2026 era will be a second implementation of the same interface.
  */
 import type { MethodRegistry } from '../methods/registry.js';
-import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '../types.js';
 import type { Revision, RevisionFeatures } from '../versions.js';
 import type { EraName } from './eraName.js';
@@ -40,7 +39,7 @@ export interface RevisionProfile {
    * the caller owns: nothing in 2025; in 2026 `resultType`, the server's identity in `_meta` (when
    * the profile is bound to a server) and, for a cacheable result, the cache hints.
    */
-  complete<T extends JsonObject>(result: T, hints?: CacheHints): T;
+  complete<T extends object>(result: T, hints?: CacheHints): T;
 }
 
 /** One protocol era: its methods, its revisions and their profiles. */

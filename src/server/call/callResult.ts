@@ -9,6 +9,7 @@ import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';
 import { checkToolResult } from './resultCheck.js';
+import { InputPending } from '../input/roundTripInputChannel.js';
 import { sanitized, sanitizedFor } from './sanitizeStage.js';
 import { toolError, ToolError } from '../results.js';
 import type { ToolEntry } from '../registry/toolDefinition.js';
@@ -21,6 +22,7 @@ export function thrownToResult(
   error: unknown,
 ): CallToolResult {
   if (error instanceof RpcError) throw error; // e.g. -32042 URL elicitation required: a protocol error
+  if (error instanceof InputPending) throw error; // answered input_required by the call's round
   if (error instanceof ToolError || error instanceof LocalError)
     return sanitized(deps, entry, toolError(error.message));
   deps.report(error, `tool "${entry.name}" threw`);

@@ -1,9 +1,10 @@
 /**
  * @module The dispatcher: lookup -> middleware chain (at this one call site) -> handler. With no
  * middleware registered a request goes straight to its handler: no promise, no allocation on the
- * way (the tools/call fast path depends on it). Era encoding needs no step yet: 2025 handlers
- * answer in their revision's shape already (the profile cuts results down); the 2026 era adds
- * its envelope (`resultType`, cache hints) here.
+ * way (the tools/call fast path depends on it). Era encoding needs no step: handlers answer in
+ * their revision's shape (the scope's profile cuts results down and, in 2026, adds the envelope:
+ * `resultType`, the server's identity, cache hints), so a cached page or a synchronous result
+ * passes through untouched.
  */
 import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
 import { RawJson } from '../../jsonrpc/rawJson.js';
@@ -21,6 +22,11 @@ export class Dispatcher<S extends RequestScope = RequestScope> {
     /** The server-wide middleware (empty: requests take the inline path). */
     private readonly chain: MiddlewareChain,
   ) {}
+
+  /** True when the table has a handler for `method`. */
+  serves(method: string): boolean {
+    return this.table.has(method);
+  }
 
   /** Serves one request: through the middleware when there are any, else inline. */
   dispatch(request: JsonRpcRequest, context: IncomingRequestContext, scope: S): HandlerOutcome {

@@ -6,10 +6,23 @@
  * request (no allocation per call); a 2026 request will bring its own.
  */
 import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
+import type { Deferred } from '../../jsonrpc/deferred.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { Era, RevisionProfile } from '../../protocol/eras/era.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import type { SessionInfo, SessionPort } from '../toolContext.js';
+
+/** What the call pipeline answers a `tools/call` with (the handler outcome of the dispatcher). */
+export type RoundOutcome = JsonObject | Promise<JsonObject> | Deferred<JsonObject>;
+
+/**
+ * A `tools/call` whose input comes by round trip (2026): run inside it, the call's answer is an
+ * `input_required` result whenever the handler asked for input its request did not carry.
+ */
+export interface CallRound {
+  run(profile: RevisionProfile, call: () => RoundOutcome): RoundOutcome;
+}
 
 /** The scope of a request behind its front. */
 export interface RequestScope {
@@ -36,4 +49,9 @@ export interface RequestScope {
    * tasks, the revision has them, and the caller can be told apart.
    */
   tasksOffered(identity: Identity | undefined): boolean;
+  /**
+   * Opens the round of a `tools/call` whose input comes by round trip (reading a retry's state;
+   * -32602 when it is refused). Absent where input is pushed (2025): the call runs as it is.
+   */
+  openCall?(params: JsonObject | undefined, context: IncomingRequestContext): CallRound;
 }

@@ -11,13 +11,19 @@ import type { ClientCapabilities } from '../../protocol/types.js';
 import type { RequestScope } from '../dispatch/requestScope.js';
 import type { InputChannel } from '../input/inputChannel.js';
 import { PushInputChannel } from '../input/pushInputChannel.js';
+import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { SessionInfo } from '../toolContext.js';
 import type { LegacyFront } from './legacyFront.js';
+
+/** A negotiated 2025 session, whose revision is one of the handshake revisions. */
+export interface LegacySessionInfo extends SessionInfo {
+  readonly protocolVersion: ProtocolVersion;
+}
 
 /** What a 2025 scope is built from. */
 export interface LegacyScopeOptions {
   readonly front: LegacyFront;
-  readonly session: SessionInfo;
+  readonly session: LegacySessionInfo;
   readonly profile: RevisionProfile;
   /** The identity and address given to `connect()`, used when a message brings none. */
   readonly connection: { identity: Identity | undefined; address: string | undefined };
@@ -29,7 +35,7 @@ export interface LegacyScopeOptions {
 export class LegacyScope implements RequestScope {
   readonly era: Era = era2025;
   readonly front: LegacyFront;
-  readonly session: SessionInfo;
+  readonly session: LegacySessionInfo;
   readonly profile: RevisionProfile;
   readonly clientCapabilities: ClientCapabilities;
   private readonly connection: LegacyScopeOptions['connection'];

@@ -20,7 +20,9 @@ import type {
 } from '../../jsonrpc/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import { era2025 } from '../../protocol/eras/rev2025/era.js';
+import { opensModernEra } from '../../protocol/eras/classify.js';
 import { negotiatedRevision } from '../../protocol/eras/rev2025/handshake.js';
+import { unsupportedVersion } from '../../protocol/eras/rev2026/errors.js';
 import {
   Initialize,
   Initialized,
@@ -50,7 +52,8 @@ import {
 } from './sessionState.js';
 import type { SessionInfo } from '../toolContext.js';
 import type { LegacyFront } from './legacyFront.js';
-import { LegacyScope } from './legacyScope.js';
+import { LegacyScope, type LegacySessionInfo } from './legacyScope.js';
+import { ModernConnection } from './modernConnection.js';
 import type { SessionHost } from './sessionHost.js';
 
 type State = 'awaiting-initialize' | 'ready' | 'closed';
@@ -79,6 +82,8 @@ export class ServerSession implements LegacyFront {
   private state: State = 'awaiting-initialize';
   /** The request scope, once the session negotiated (or was restored). */
   private scope: LegacyScope | undefined;
+  /** Set when the client opened in the 2026 era: every request is then the 2026 front's. */
+  private modern: ModernConnection | undefined;
   private logThreshold = 0;
   private initializedNotified = false;
   /** The registry change count this session has been told about (or listed after). */
@@ -130,7 +135,8 @@ export class ServerSession implements LegacyFront {
         requestTimeoutMs: host.connectionOptions.requestTimeoutMs,
         batchesAllowed: () => this.scope !== undefined && this.scope.profile.features.batches,
         omitUnreadableErrorId: () =>
-          this.scope !== undefined && this.scope.profile.features.omitUnreadableErrorId,
+          this.modern !== undefined ||
+          (this.scope !== undefined && this.scope.profile.features.omitUnreadableErrorId),
         onerror: (error) => host.callDependencies.report(error, 'connection fault'),
         ...(observer?.outgoingRequest ? { interceptRequest: observer.outgoingRequest } : {}),
         ...(observer?.outgoingNotification
@@ -189,7 +195,7 @@ export class ServerSession implements LegacyFront {
   private readonly persist: PersistSessionState | undefined;
 
   /** Becomes ready with what was negotiated: builds the scope every request is served with. */
-  private negotiated(info: Omit<SessionInfo, 'id'>): LegacyScope {
+  private negotiated(info: Omit<LegacySessionInfo, 'id'>): LegacyScope {
     const profile = era2025.profile(info.protocolVersion);
     if (!profile) throw new Error(`Not a 2025 revision: ${String(info.protocolVersion)}`);
     this.scope = new LegacyScope({
@@ -355,6 +361,11 @@ export class ServerSession implements LegacyFront {
   }
 
   private handleRequest(request: JsonRpcRequest, context: IncomingRequestContext): HandlerOutcome {
+    if (this.modern !== undefined) return this.modern.serve(request, context);
+    if (this.state === 'awaiting-initialize' && opensModernEra(request)) {
+      const modern = this.openedModern();
+      if (modern !== undefined) return modern.serve(request, context);
+    }
     const scope = this.scope;
     // initialize (and anything before it) never goes through middleware: no revision is agreed.
     if (this.state !== 'ready' || scope === undefined || request.method === Initialize.method)
@@ -374,6 +385,20 @@ export class ServerSession implements LegacyFront {
     };
     // Only initialize and ping are served before the session is ready: neither is deferred.
     return observe(view, async () => (await this.opening(request, context)) as JsonObject);
+  }
+
+  /**
+   * A first request that opens the 2026 era (basic/versioning: a `_meta` naming a revision, or
+   * `server/discover`) hands the connection to the 2026 front for good, when the server serves
+   * that era; undefined for any other.
+   */
+  private openedModern(): ModernConnection | undefined {
+    const front = this.host.modern;
+    if (front === undefined) return undefined;
+    return (this.modern = new ModernConnection(front, this.connection, {
+      identity: this.connectionIdentity,
+      clientAddress: this.connectionAddress,
+    }));
   }
 
   /** What a session serves before it is ready, and `initialize` at any time. */
@@ -397,6 +422,10 @@ export class ServerSession implements LegacyFront {
       );
     }
     const params = parseInitializeParams(request.params);
+    const front = this.host.modern;
+    // A server of the 2026 era only names what it serves: a legacy client cannot fall forward.
+    if (this.host.protocolVersions.length === 0 && front !== undefined)
+      throw unsupportedVersion(params.protocolVersion, front.versions);
     const scope = this.negotiated({
       protocolVersion: negotiatedRevision(params.protocolVersion, this.host.protocolVersions),
       clientInfo: params.clientInfo,

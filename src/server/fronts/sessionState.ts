@@ -8,10 +8,11 @@ import type { JsonObject } from '../../jsonrpc/types.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types.js';
 import type { ProtocolVersion } from '../../protocol/versions.js';
 import type { SessionInfo } from '../toolContext.js';
+import type { LegacySessionInfo } from './legacyScope.js';
 
 /** A session's negotiated state. */
 export interface SessionState {
-  readonly info: Omit<SessionInfo, 'id'>;
+  readonly info: Omit<LegacySessionInfo, 'id'>;
   /** The level set by `logging/setLevel`, if any. */
   readonly logLevel: LoggingLevel | undefined;
 }

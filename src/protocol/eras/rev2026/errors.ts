@@ -16,12 +16,13 @@ export function headerMismatch(detail: string): RpcError {
  * -32021: serving the request needs client capabilities it did not declare. `data` names them as
  * a `ClientCapabilities` object (not a list), e.g. `{ elicitation: {} }`.
  */
-export function missingCapability(required: ClientCapabilities, what: string): RpcError {
-  return new RpcError(
-    ErrorCode.MissingRequiredClientCapability,
-    `The server requires the client capability ${what} for this request`,
-    { requiredCapabilities: required },
-  );
+export function missingCapability(
+  required: ClientCapabilities,
+  message = `The request needs the client capabilities ${JSON.stringify(required)}`,
+): RpcError {
+  return new RpcError(ErrorCode.MissingRequiredClientCapability, message, {
+    requiredCapabilities: required,
+  });
 }
 
 /** -32022: the request asked for a revision this server does not serve; `data` lists those it does. */

@@ -76,7 +76,7 @@ describe('the 2026 era', () => {
       validateDefinition(
         '2026-07-28',
         'MissingRequiredClientCapabilityError',
-        wire(missingCapability({ elicitation: {} }, 'elicitation')),
+        wire(missingCapability({ elicitation: {} })),
       ),
     ).toEqual([]);
     expect(

@@ -56,7 +56,7 @@ function profileOf(serverInfo: Implementation | undefined): RevisionProfile {
     implementation: (info) => implementationForRevision(info, FEATURES),
     serverCapabilities: (capabilities: ServerCapabilities) =>
       serverCapabilitiesForRevision(capabilities, FEATURES),
-    complete: <T extends JsonObject>(result: T, hints?: CacheHints): T => {
+    complete: <T extends object>(result: T, hints?: CacheHints): T => {
       const out = result as JsonObject;
       out['resultType'] = 'complete';
       if (hints !== undefined) {

@@ -1,0 +1,19 @@
+/** @module The 2026 era's handler table: the shared tools handlers and the front's own. */
+import { era2026 } from '../../protocol/eras/rev2026/era.js';
+import { handlerTable, type HandlerTable } from '../dispatch/handlerTable.js';
+import type { ServerServices } from '../dispatch/serverServices.js';
+import { toolBindings } from '../dispatch/toolMethods.js';
+import { modernBindings, type ServerDescription2026 } from './modernMethods.js';
+import type { ModernScope } from './modernScope.js';
+
+/** Builds the handler table 2026 requests to `server` are served from (once per server). */
+export function modernHandlerTable(
+  server: ServerServices,
+  description: ServerDescription2026,
+  versions: readonly string[],
+): HandlerTable<ModernScope> {
+  return handlerTable<ModernScope>(era2026, [
+    ...toolBindings(server),
+    ...modernBindings(description, versions),
+  ]);
+}

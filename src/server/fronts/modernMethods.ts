@@ -1,0 +1,48 @@
+/**
+ * @module The 2026 front's own method: `server/discover` (server/discover), which replaces
+ * `initialize`: the revisions served, the capabilities, instructions and identity, with cache
+ * hints. A client may call it any time, or never. `supportedVersions` lists the 2026 revisions
+ * only: a client chooses one of them for the `_meta` of its next requests, which a 2025 revision
+ * cannot be (the -32022 answer lists the 2025 ones too, for a client that can fall back).
+ */
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { Discover } from '../../protocol/methods.js';
+import { bind, type HandlerBinding } from '../dispatch/handlerTable.js';
+import type { CacheHints } from '../../protocol/eras/era.js';
+import type { ServerCapabilities } from '../../protocol/types.js';
+import type { ModernScope } from './modernScope.js';
+
+/** The server as `server/discover` describes it (its identity is in the profile's envelope). */
+export interface ServerDescription2026 {
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | undefined;
+  /** How long, and for whom, a client may cache the description. */
+  readonly cacheHints: CacheHints;
+}
+
+/** The `server/discover` result of `profile`'s revision (a fresh object each time). */
+function discoverResult(
+  description: ServerDescription2026,
+  scope: ModernScope,
+  versions: readonly string[],
+): JsonObject {
+  const profile = scope.profile;
+  const result: JsonObject = {
+    supportedVersions: [...versions],
+    capabilities: profile.serverCapabilities(description.capabilities),
+  };
+  if (description.instructions !== undefined) result['instructions'] = description.instructions;
+  return profile.complete(result, description.cacheHints);
+}
+
+/** The front's methods in the 2026 handler table. */
+export function modernBindings(
+  description: ServerDescription2026,
+  versions: readonly string[],
+): HandlerBinding<ModernScope>[] {
+  return [
+    bind(Discover, {
+      serve: (_request, _context, scope) => discoverResult(description, scope, versions),
+    }),
+  ];
+}

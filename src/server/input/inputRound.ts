@@ -1,0 +1,205 @@
+/**
+ * @module One `tools/call` of the 2026 era with its input round trips (basic/patterns/mrtr). The
+ * call's request may be a retry: its `requestState` (checked: see requestState.ts) carries the
+ * answers of earlier rounds and the keys the last round asked, and its `inputResponses` the new
+ * answers; only answers to those keys are taken, so a first request cannot claim an answer the
+ * server never asked for (an approval, say). When the handler asks for input it was not given,
+ * the call ends with an `input_required` result carrying every unanswered request and a new
+ * signed state, whatever the handler did after (it runs again from the start on the retry).
+ */
+import { Deferred } from '../../jsonrpc/deferred.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { RevisionProfile } from '../../protocol/eras/era.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
+import { toolError } from '../results.js';
+import type { CallRound, RoundOutcome } from '../dispatch/requestScope.js';
+import {
+  argumentsDigest,
+  RequestStateCodec,
+  type RoundCall,
+  type RoundState,
+} from './requestState.js';
+import { kindOfKey, RoundTripInputChannel } from './roundTripInputChannel.js';
+
+/** The server's round-trip settings. */
+export interface RoundTripOptions {
+  readonly codec: RequestStateCodec;
+  /** Rounds of input one call may ask for. */
+  readonly maxRounds: number;
+  /** How long a client has to answer one round, in milliseconds. */
+  readonly stateTtlMs: number;
+}
+
+/** The server option `inputRoundTrips`: how 2026 calls ask for input. */
+export interface InputRoundTripOptions {
+  /**
+   * The secret that signs each `requestState` (at least 32 bytes). Give every instance behind a
+   * load balancer the same one, so a retry may reach any of them. Default: random, this process.
+   */
+  secret?: string | Uint8Array;
+  /** Rounds of input one call may ask for; a call asking for more ends with an error result. Default 8. */
+  maxRounds?: number;
+  /** How long a client has to answer one round, in milliseconds. Default 600 000 (10 minutes). */
+  ttlMs?: number;
+}
+
+/** The server's round-trip settings from its option (a RangeError naming what is wrong). */
+export function roundTripOptions(option: InputRoundTripOptions | undefined): RoundTripOptions {
+  const maxRounds = option?.maxRounds ?? 8;
+  const stateTtlMs = option?.ttlMs ?? 600_000;
+  if (!Number.isSafeInteger(maxRounds) || maxRounds < 1)
+    throw new RangeError('inputRoundTrips.maxRounds must be a whole number, 1 or more');
+  if (!Number.isSafeInteger(stateTtlMs) || stateTtlMs < 1)
+    throw new RangeError('inputRoundTrips.ttlMs must be a whole number of milliseconds, 1 or more');
+  return { codec: new RequestStateCodec(option?.secret), maxRounds, stateTtlMs };
+}
+
+const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
+
+function invalid(detail: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid inputResponses: ${detail}`);
+}
+
+/** A client's answer checked for the shape its kind of request has. */
+function checkedAnswer(key: string, value: unknown): unknown {
+  if (!isPlainObject(value)) throw invalid(`the answer to "${key.slice(0, 40)}" is not an object`);
+  const kind = kindOfKey(key);
+  if (
+    kind === 'elicitation' &&
+    !['accept', 'decline', 'cancel'].includes(value['action'] as string)
+  )
+    throw invalid(`the answer to "${key}" has no action of accept, decline or cancel`);
+  if (kind === 'sampling' && (typeof value['role'] !== 'string' || value['content'] === undefined))
+    throw invalid(`the answer to "${key}" is not a sampling result (role, content)`);
+  if (kind === 'roots' && !Array.isArray(value['roots']))
+    throw invalid(`the answer to "${key}" has no roots list`);
+  return value;
+}
+
+/** The input round trips of one 2026 `tools/call`. */
+export class InputRound implements CallRound {
+  private channelValue: RoundTripInputChannel | undefined;
+  /** The answers of earlier rounds and of this retry, once its state is checked. */
+  private answers: ReadonlyMap<string, unknown> = NO_ANSWERS;
+  private prior: RoundState | undefined;
+
+  constructor(
+    private readonly options: RoundTripOptions,
+    private readonly params: JsonObject | undefined,
+    private readonly principal: string,
+  ) {}
+
+  /** The call a state must have been issued for. */
+  private async call(): Promise<RoundCall> {
+    const params = this.params;
+    const args = params?.['arguments'];
+    return {
+      tool: typeof params?.['name'] === 'string' ? params['name'] : '',
+      args: await argumentsDigest(isPlainObject(args) ? args : undefined),
+      principal: this.principal,
+    };
+  }
+
+  /**
+   * A retry: checks its state (-32602 when refused) and takes its new answers for the keys the
+   * last round asked. Without a state, answers are ignored: a first request cannot claim one.
+   */
+  private async resume(token: unknown): Promise<void> {
+    const prior = await this.options.codec.open(token, await this.call(), Date.now());
+    const answers = new Map<string, unknown>(Object.entries(prior.answers));
+    const responses = this.params?.['inputResponses'];
+    if (responses !== undefined && !isPlainObject(responses)) throw invalid('not an object');
+    if (responses !== undefined)
+      for (const key of prior.asked)
+        if (Object.hasOwn(responses, key)) answers.set(key, checkedAnswer(key, responses[key]));
+    this.prior = prior;
+    this.answers = answers;
+  }
+
+  /** The call's input channel (one per call). */
+  channel(capabilities: ClientCapabilities, profile: RevisionProfile): RoundTripInputChannel {
+    return (this.channelValue ??= new RoundTripInputChannel(capabilities, profile, this.answers));
+  }
+
+  private get waiting(): boolean {
+    return this.channelValue !== undefined && this.channelValue.pending.size > 0;
+  }
+
+  /** Runs the call; its outcome, or `input_required` when it asked for input it was not given. */
+  run(profile: RevisionProfile, call: () => RoundOutcome): RoundOutcome {
+    const token = this.params?.['requestState'];
+    if (token === undefined) return this.runOnce(profile, call);
+    return this.resume(token).then(() => {
+      const outcome = this.runOnce(profile, call);
+      return outcome instanceof Deferred ? outcome.toPromise() : outcome;
+    });
+  }
+
+  private runOnce(profile: RevisionProfile, call: () => RoundOutcome): RoundOutcome {
+    let outcome: RoundOutcome;
+    try {
+      outcome = call();
+    } catch (error) {
+      if (this.waiting) return this.inputRequired(profile);
+      throw error;
+    }
+    if (outcome instanceof Deferred) {
+      const answered = new Deferred<JsonObject>();
+      const settle = (value: JsonObject | Promise<JsonObject>): void => {
+        if (!(value instanceof Promise)) return answered.resolve(value);
+        value.then(
+          (v) => answered.resolve(v),
+          (e: unknown) => answered.reject(e),
+        );
+      };
+      outcome.settleTo(
+        (value) => settle(this.finished(profile, value)),
+        (error: unknown) =>
+          this.waiting ? settle(this.inputRequired(profile)) : answered.reject(error),
+      );
+      return answered;
+    }
+    if (outcome instanceof Promise)
+      return outcome.then(
+        (value) => this.finished(profile, value),
+        (error: unknown) => {
+          if (this.waiting) return this.inputRequired(profile);
+          throw error;
+        },
+      );
+    return this.finished(profile, outcome);
+  }
+
+  private finished(profile: RevisionProfile, value: JsonObject): JsonObject | Promise<JsonObject> {
+    return this.waiting ? this.inputRequired(profile) : value;
+  }
+
+  /** The `input_required` result of this round, or an error result past the round limit. */
+  private async inputRequired(profile: RevisionProfile): Promise<JsonObject> {
+    const pending = (this.channelValue as RoundTripInputChannel).pending;
+    const round = (this.prior?.round ?? 0) + 1;
+    const call = await this.call();
+    if (round > this.options.maxRounds)
+      return profile.callToolResult(
+        toolError(
+          `Tool "${call.tool}" asked for input in more than ${this.options.maxRounds} rounds; it was stopped`,
+        ),
+      ) as unknown as JsonObject;
+    const requestState = await this.options.codec.seal({
+      ...call,
+      round,
+      expiresAt: Date.now() + this.options.stateTtlMs,
+      answers: Object.fromEntries(this.answers),
+      asked: [...pending.keys()],
+    });
+    const result: JsonObject = profile.complete({
+      inputRequests: Object.fromEntries(pending),
+      requestState,
+    });
+    // Not a complete result: no cache hints, and its own type.
+    result['resultType'] = 'input_required';
+    return result;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * @module The 2026 input channel (basic/patterns/mrtr): a call cannot wait for the client, so a
+ * request for input that the call's retry has not answered yet is recorded and the call ends
+ * with an `input_required` result (see inputRound.ts); the client answers and retries, and the
+ * handler runs again from the start, its earlier requests now answered at once. A request is
+ * known across rounds by its key: its position among the call's requests, its kind and a digest
+ * of what it asks, so an answer is only ever given to the very question it answers.
+ */
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { RevisionProfile } from '../../protocol/eras/era.js';
+import { missingCapability } from '../../protocol/eras/rev2026/errors.js';
+import { CreateMessage, Elicit, ListRoots } from '../../protocol/methods.js';
+import type { ClientCapabilities } from '../../protocol/types.js';
+import type { InputAnswer, InputCall, InputChannel, InputRequest } from './inputChannel.js';
+import { pushRefusal } from './pushRefusal.js';
+
+/** Why a call ended early: it asked for input its request did not carry. Never reaches the client. */
+export class InputPending extends Error {
+  override readonly name = 'InputPending';
+  constructor() {
+    super('The call needs input from the client: it is answered input_required');
+  }
+}
+
+/** An input request as the client receives it inside `inputRequests`. */
+export interface WireInputRequest {
+  readonly method: string;
+  readonly params: JsonObject;
+}
+
+const KIND_LETTER = { sampling: 's', elicitation: 'e', roots: 'r' } as const;
+
+function wireOf(request: InputRequest): WireInputRequest {
+  switch (request.kind) {
+    case 'sampling':
+      return { method: CreateMessage.method, params: request.params as unknown as JsonObject };
+    case 'roots':
+      return { method: ListRoots.method, params: {} };
+    case 'elicitation': {
+      // A URL elicitation of this era has no elicitationId (its completion notification is gone).
+      const { elicitationId: _gone, ...params } = request.params as unknown as JsonObject;
+      return { method: Elicit.method, params };
+    }
+  }
+}
+
+/** The capability a refused request needs, as the -32021 answer names it. */
+function requiredFor(request: InputRequest): ClientCapabilities {
+  switch (request.kind) {
+    case 'sampling': {
+      const tools = request.params.tools !== undefined || request.params.toolChoice !== undefined;
+      return { sampling: tools ? { tools: {} } : {} };
+    }
+    case 'roots':
+      return { roots: {} };
+    case 'elicitation':
+      return { elicitation: request.params.mode === 'url' ? { url: {} } : { form: {} } };
+  }
+}
+
+/**
+ * A 64-bit hash of `text` (two 32-bit multiplicative hashes), in base 36: it tells questions
+ * apart and is no security measure (the answers are the client's own; the state that carries
+ * them is signed).
+ */
+function hash64(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9e3779b9;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  return (h1 >>> 0).toString(36) + (h2 >>> 0).toString(36);
+}
+
+/** The key of the `index`-th request of a call (see the module comment). */
+function keyOf(index: number, request: InputRequest, wire: WireInputRequest): string {
+  return `${KIND_LETTER[request.kind]}${index}-${hash64(JSON.stringify(wire))}`;
+}
+
+/** The kind of input a key asks for (its first letter). */
+export function kindOfKey(key: string): InputRequest['kind'] | undefined {
+  const letter = key[0];
+  if (letter === 's') return 'sampling';
+  if (letter === 'e') return 'elicitation';
+  if (letter === 'r') return 'roots';
+  return undefined;
+}
+
+/** The input channel of one 2026 call. */
+export class RoundTripInputChannel implements InputChannel {
+  private asked = 0;
+  /** The requests the call made that its request did not answer, by key. */
+  readonly pending: Map<string, WireInputRequest> = new Map();
+
+  constructor(
+    private readonly capabilities: ClientCapabilities,
+    private readonly profile: RevisionProfile,
+    /** The answers the call's request carries (earlier rounds' and this retry's), by key. */
+    private readonly answers: ReadonlyMap<string, unknown>,
+  ) {}
+
+  refusal(request: InputRequest): ReturnType<InputChannel['refusal']> {
+    return pushRefusal(request, this.capabilities, this.profile);
+  }
+
+  ask<R extends InputRequest>(request: R, _call: InputCall): Promise<InputAnswer<R>> {
+    const refused = this.refusal(request);
+    // The request did not declare what the call needs: a protocol error (-32021), not a result.
+    if (refused) return Promise.reject(missingCapability(requiredFor(request), refused.message));
+    const wire = wireOf(request);
+    const key = keyOf(this.asked++, request, wire);
+    if (this.answers.has(key)) return Promise.resolve(this.answers.get(key) as InputAnswer<R>);
+    this.pending.set(key, wire);
+    return Promise.reject(new InputPending());
+  }
+}
