@@ -13,7 +13,7 @@ import {
 /** Options of {@link createHttpHandler}: everything but the wiring to the server. */
 export type HttpHandlerOptions = Omit<
   StreamableHttpOptions,
-  'connect' | 'protocolVersions' | 'toolScopes'
+  'connect' | 'protocolVersions' | 'toolScopes' | 'modern'
 >;
 
 /** A Streamable HTTP handler serving `server`: `handler.fetch(request)` answers one request. */
@@ -24,6 +24,7 @@ export function createHttpHandler(
   return new StreamableHttpHandler({
     ...options,
     protocolVersions: server.protocolVersions,
+    ...(server.modernFront ? { modern: server.modernFront } : {}),
     toolScopes: (name) => server.toolScopes(name),
     connect: (transport, o) =>
       server.connect(transport, {

@@ -29,6 +29,7 @@ import { initializeResultOf } from '../protocol/eras/rev2025/handshake.js';
 import type { ServerServices } from './dispatch/serverServices.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { legacyHandlerTable } from './fronts/legacyHandlers.js';
+import type { ModernFront } from './fronts/modernFront.js';
 import { buildModernFront } from './fronts/modernServer.js';
 import { roundTripOptions, type InputRoundTripOptions } from './input/inputRound.js';
 import { ServerSession, type SessionHost } from './serverSession.js';
@@ -368,6 +369,14 @@ export class McpServer {
   /** The revisions this server accepts, oldest first. */
   get protocolVersions(): readonly ProtocolVersion[] {
     return this.host.protocolVersions;
+  }
+
+  /**
+   * The 2026-07-28 front, which transports hand stateless requests to (`createHttpHandler` does);
+   * undefined when the server serves no 2026 revision.
+   */
+  get modernFront(): ModernFront | undefined {
+    return this.host.modern;
   }
 
   /** The sessions currently open. */

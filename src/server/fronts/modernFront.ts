@@ -39,7 +39,8 @@ export interface ModernFrontOptions {
 export class ModernFront implements ModernServerSide {
   readonly profile: RevisionProfile;
   readonly versions: readonly ModernProtocolVersion[];
-  private readonly served: readonly string[];
+  /** Every revision served, newest first (a -32022 answer lists them). */
+  readonly served: readonly string[];
   private readonly dispatcher: Dispatcher<ModernScope>;
   readonly rounds: RoundTripOptions;
 

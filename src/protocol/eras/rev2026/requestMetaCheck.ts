@@ -47,7 +47,7 @@ function isImplementation(value: unknown): value is Implementation {
  */
 export function readRequestMeta(
   params: JsonObject | undefined,
-  modern: readonly ModernProtocolVersion[],
+  modern: readonly string[],
   served: readonly string[],
 ): ModernRequestMeta {
   const meta = params?.['_meta'];

@@ -33,6 +33,11 @@ export interface HttpExchange {
   readonly connection?: object | undefined;
   /** The whole body as text, read up to `limit` bytes. */
   readonly body: (limit: number) => Promise<BodyResult>;
+  /**
+   * Calls `listener` if the client goes away before the reply is written (a 2026-07-28 request is
+   * cancelled then); returns what stops listening. Absent when the runtime cannot tell.
+   */
+  readonly onDisconnect?: ((listener: () => void) => () => void) | undefined;
 }
 
 /**

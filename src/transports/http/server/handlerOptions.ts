@@ -9,6 +9,7 @@ import type { HttpCluster } from './sessions/cluster/cluster.js';
 import type { EventStore } from './sessions/eventStore.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import type { LegacySseOptions } from './legacySse.js';
+import type { StatelessEndpoint } from './statelessEndpoint.js';
 import type { OriginPolicy } from './requestGuards.js';
 import type { ConnectSession } from './sessions/sessionRegistry.js';
 
@@ -25,8 +26,13 @@ export type AuthResult = Identity | undefined | HttpReply;
 export interface StreamableHttpOptions {
   /** Starts the server side of a session (see `toolwire/http`'s `createHttpHandler`). */
   connect: ConnectSession;
-  /** Revisions the server accepts in `MCP-Protocol-Version`. */
+  /** The 2025 revisions the server accepts in `MCP-Protocol-Version` (sessions by `initialize`). */
   protocolVersions: readonly string[];
+  /**
+   * The server's 2026-07-28 front: a POST whose `MCP-Protocol-Version` is not one of
+   * `protocolVersions` is served by it, on its own (no session). Absent: the 2025 era only.
+   */
+  modern?: StatelessEndpoint;
   /** The MCP endpoint path. Default `/mcp`. */
   path?: string;
   /** No sessions: every POST is served on its own, GET and DELETE answer 405. Default false. */

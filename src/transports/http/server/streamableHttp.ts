@@ -12,6 +12,8 @@ import { exchangeOf, responseOf } from './adapters/webAdapter.js';
 import { OAuthResourceServer } from './auth/resourceServer.js';
 import { callerOf, type Caller } from './caller.js';
 import { assumedVersion, batchProblem, unsupportedVersionProblem } from './eras/rev2025.js';
+import { routesModern } from './eras/rev2026.js';
+import { ModernPosts } from './modernPost.js';
 import { NO_HEADERS, type HttpExchange, type HttpReply } from './exchange.js';
 import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
 import { failureReply } from './httpStatus.js';
@@ -60,6 +62,8 @@ export class StreamableHttpHandler {
   private readonly quota: SessionQuota;
   /** The OAuth resource server, with `oauth`. */
   private readonly oauth: OAuthResourceServer | undefined;
+  /** The 2026-07-28 POSTs, when the server serves that revision. */
+  private readonly modern: ModernPosts | undefined;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.path = options.path ?? '/mcp';
@@ -77,6 +81,17 @@ export class StreamableHttpHandler {
     this.guard = new OriginGuard(options.origins ?? {});
     this.quota = new SessionQuota(options.maxSessionsPerPrincipal ?? 100);
     this.sessions = new StreamableSessions(options, { quota: this.quota, report: this.report });
+    const oauth = this.oauth;
+    this.modern = options.modern
+      ? new ModernPosts({
+          endpoint: options.modern,
+          maxBodyBytes: this.maxBody,
+          maxDepth: options.maxDepth,
+          callScopesProblem:
+            oauth && ((classified, identity) => oauth.callScopesProblem(classified, identity)),
+          report: this.report,
+        })
+      : undefined;
     this.legacy =
       options.legacy === false
         ? undefined
@@ -211,6 +226,8 @@ export class StreamableHttpHandler {
     const closing = this.sessions.closing;
     if (legacy)
       return closing ? shuttingDown() : legacy.handle(exchange, this.callerOf(exchange, identity));
+    if (this.modern && routesModern(exchange.header, this.options.protocolVersions))
+      return this.modernRequest(exchange, this.modern, identity);
     switch (exchange.method) {
       case 'POST':
         return this.post(exchange, this.callerOf(exchange, identity));
@@ -223,6 +240,22 @@ export class StreamableHttpHandler {
           allow: this.options.stateless ? 'POST' : 'GET, POST, DELETE',
         });
     }
+  }
+
+  /** A request of the 2026 era: a POST, served on its own; nothing else exists (405). */
+  private modernRequest(
+    exchange: HttpExchange,
+    modern: ModernPosts,
+    identity: Identity | undefined,
+  ): Reply {
+    if (exchange.method !== 'POST')
+      return failureReply(
+        'methodNotAllowed',
+        `${exchange.method} is not part of protocol revision ${String(exchange.header('mcp-protocol-version'))}: POST only`,
+        { allow: 'POST' },
+      );
+    if (this.sessions.closing) return shuttingDown();
+    return modern.post(exchange, this.callerOf(exchange, identity));
   }
 
   /** Who sends the messages of a request: its identity and, for rate limits, its address. */

@@ -15,3 +15,21 @@ export function headerValue(value: string): string {
   for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
   return `=?base64?${btoa(binary)}?=`;
 }
+
+/**
+ * A header value as the client meant it: the text of a `=?base64?…?=` value (UTF-8), the value
+ * itself otherwise; undefined for a sentinel whose content is not base64 of UTF-8.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!(value.startsWith('=?base64?') && value.endsWith('?=') && value.length >= 11)) return value;
+  const encoded = value.slice(9, -2);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  const binary = atob(encoded);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -132,8 +132,8 @@ function headerValue(value: unknown): string | null {
   return Array.isArray(value) ? value.join(', ') : null;
 }
 
-/** The exchange of a Node request. */
-export function exchangeOfNode(req: IncomingMessage): HttpExchange {
+/** The exchange of a Node request (and of its response, when given: disconnects are seen on it). */
+export function exchangeOfNode(req: IncomingMessage, res?: ServerResponse): HttpExchange {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   let params: URLSearchParams | undefined;
@@ -150,7 +150,17 @@ export function exchangeOfNode(req: IncomingMessage): HttpExchange {
     query: (name) => (params ??= new URLSearchParams(q < 0 ? '' : url.slice(q + 1))).get(name),
     header,
     body: (limit) => readNodeBody(req, limit, header('content-length')),
+    onDisconnect: res && ((listener) => onResponseClosed(res, listener)),
   };
+}
+
+/** Calls `listener` when `res` closes before it was finished (the client went away). */
+function onResponseClosed(res: ServerResponse, listener: () => void): () => void {
+  const closed = (): void => {
+    if (!res.writableFinished) listener();
+  };
+  res.once('close', closed);
+  return () => res.off('close', closed);
 }
 
 /**
@@ -254,7 +264,7 @@ export function toNodeListener(
     const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       let reply: HttpReply;
       try {
-        reply = await handler.handle(exchangeOfNode(req));
+        reply = await handler.handle(exchangeOfNode(req, res));
       } catch {
         fail(res);
         return;

@@ -22,6 +22,11 @@ export function exchangeOf(
     query: (name) => url.searchParams.get(name),
     header: (name) => request.headers.get(name),
     body: (limit) => readBody(request, limit),
+    onDisconnect: (listener) => {
+      const signal = request.signal;
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
   };
 }
 

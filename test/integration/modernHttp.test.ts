@@ -1,0 +1,90 @@
+/**
+ * @module Revision 2026-07-28 over a real Node HTTP server: a request whose client closes the
+ * connection is cancelled (the Node adapter sees the response close unfinished), and a request
+ * answered in JSON is not.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpHandler } from '../../src/http.js';
+import { serveHttp, type HttpListener } from '../../src/node.js';
+import { McpServer } from '../../src/server.js';
+import { sleep } from '../support/scriptedTransport.js';
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+let listener: HttpListener | undefined;
+afterEach(async () => {
+  await listener?.close();
+  listener = undefined;
+});
+
+async function serve() {
+  const server = new McpServer({ name: 'node26', version: '1' });
+  const aborted: string[] = [];
+  server.registerTool('wait', {}, (_args, { signal }) => {
+    return new Promise<string>((resolve) => {
+      const timer = setTimeout(() => resolve('finished'), 5_000);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        aborted.push(String(signal.reason));
+        resolve('aborted');
+      });
+    });
+  });
+  server.registerTool('quick', {}, () => 'ok');
+  listener = await serveHttp(createHttpHandler(server, { onerror: () => {} }));
+  return { url: new URL(listener.url), aborted };
+}
+
+/** POSTs a 2026 tools/call; resolves with the request once sent (its response handled by `onResponse`). */
+function callTool(url: URL, name: string, onResponse: (body: string) => void) {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, _meta: META },
+  });
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+  });
+  req.on('response', (res) => {
+    let text = '';
+    res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    res.on('end', () => onResponse(text));
+  });
+  req.on('error', () => {});
+  req.end(body);
+  return req;
+}
+
+describe('2026-07-28 over node:http', () => {
+  it('cancels a request whose client closed the connection', async () => {
+    const { url, aborted } = await serve();
+    const req = callTool(url, 'wait', () => {});
+    await sleep(100);
+    expect(aborted).toEqual([]);
+    req.destroy();
+    const deadline = Date.now() + 2_000;
+    while (aborted.length === 0 && Date.now() < deadline) await sleep(10);
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]).toMatch(/closed the request/);
+  });
+
+  it('does not cancel a request that was answered', async () => {
+    const { url, aborted } = await serve();
+    const body = await new Promise<string>((resolve) => callTool(url, 'quick', resolve));
+    expect(JSON.parse(body)).toMatchObject({ id: 1, result: { resultType: 'complete' } });
+    await sleep(50);
+    expect(aborted).toEqual([]);
+  });
+});
