@@ -31,6 +31,7 @@ import { Dispatcher } from './dispatch/dispatcher.js';
 import { legacyHandlerTable } from './fronts/legacyHandlers.js';
 import type { ModernFront } from './fronts/modernFront.js';
 import { buildModernFront } from './fronts/modernServer.js';
+import { ListenStreams } from './notify/listenStreams.js';
 import { roundTripOptions, type InputRoundTripOptions } from './input/inputRound.js';
 import { ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
@@ -202,6 +203,8 @@ export class McpServer {
   private readonly middleware = new MiddlewareChain();
   private readonly instrumentations: ServerInstrumentation[] = [];
   private readonly live = new Set<ServerSession>();
+  /** The open `subscriptions/listen` streams of 2026 clients. */
+  private readonly listens = new ListenStreams();
   private readonly host: SessionHost;
   private readonly capabilities: ServerCapabilities;
   private readonly pageSize: number;
@@ -288,6 +291,7 @@ export class McpServer {
         versions: modern,
         handshakeVersions: sorted,
         rounds: roundTripOptions(options.inputRoundTrips),
+        listens: this.listens,
       }),
       instrumentations: this.instrumentations,
       connectionOptions: {
@@ -394,13 +398,15 @@ export class McpServer {
     await this.tasks?.drain(options.taskGraceMs ?? 0);
     if (this.listChangedTimer !== undefined) clearTimeout(this.listChangedTimer);
     this.deadlines.stop();
+    this.listens.closeAll();
     await Promise.allSettled([...this.live].map((s) => s.close()));
     this.tasks?.close();
   }
 
   /**
-   * Sends `list_changed` now to every initialized session. Changes made through the registry send
-   * it by themselves; call this when what `visibility` decides has changed.
+   * Sends `list_changed` now to every initialized session and every `subscriptions/listen` stream
+   * that asked for it. Changes made through the registry send it by themselves; call this when
+   * what `visibility` decides has changed.
    */
   sendToolListChanged(): void {
     this.changes++;
@@ -409,11 +415,12 @@ export class McpServer {
 
   private flushListChanged(): void {
     for (const session of this.live) session.notifyToolListChanged(this.changes);
+    this.listens.toolsChanged();
   }
 
   private scheduleListChanged(): void {
     // Nobody to tell (tools registered before connect): a session lists them when it starts.
-    if (this.listChangedTimer !== undefined || this.live.size === 0) return;
+    if (this.listChangedTimer !== undefined || this.live.size + this.listens.size === 0) return;
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
       this.flushListChanged();

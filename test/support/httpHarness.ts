@@ -152,6 +152,11 @@ export class EventReader {
     }
   }
 
+  /** Closes the stream from the client's side (as a client that leaves does). */
+  async cancel(): Promise<void> {
+    await this.reader.cancel();
+  }
+
   /** Waits for the stream to end. */
   async end(ms = 2000): Promise<void> {
     const deadline = Date.now() + ms;

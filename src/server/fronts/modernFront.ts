@@ -15,6 +15,7 @@ import { Dispatcher } from '../dispatch/dispatcher.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
 import type { ServerServices } from '../dispatch/serverServices.js';
 import type { RoundTripOptions } from '../input/inputRound.js';
+import type { ListenStreams } from '../notify/listenStreams.js';
 import type { ModernChannel } from './modernChannel.js';
 import { modernHandlerTable } from './modernHandlers.js';
 import type { ServerDescription2026 } from './modernMethods.js';
@@ -33,6 +34,8 @@ export interface ModernFrontOptions {
   readonly description: ServerDescription2026;
   /** How calls ask for input by round trip. */
   readonly rounds: RoundTripOptions;
+  /** The server's open `subscriptions/listen` streams. */
+  readonly listens: ListenStreams;
 }
 
 /** Serves 2026 requests for one server. */
@@ -50,7 +53,11 @@ export class ModernFront implements ModernServerSide {
     this.versions = options.versions;
     this.served = options.served;
     this.dispatcher = new Dispatcher(
-      modernHandlerTable(options.services, options.description, options.versions),
+      modernHandlerTable(options.services, {
+        description: options.description,
+        versions: options.versions,
+        listens: options.listens,
+      }),
       options.services.middleware,
     );
   }

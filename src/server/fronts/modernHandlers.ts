@@ -3,17 +3,13 @@ import { era2026 } from '../../protocol/eras/rev2026/era.js';
 import { handlerTable, type HandlerTable } from '../dispatch/handlerTable.js';
 import type { ServerServices } from '../dispatch/serverServices.js';
 import { toolBindings } from '../dispatch/toolMethods.js';
-import { modernBindings, type ServerDescription2026 } from './modernMethods.js';
+import { modernBindings, type ModernMethodsOptions } from './modernMethods.js';
 import type { ModernScope } from './modernScope.js';
 
 /** Builds the handler table 2026 requests to `server` are served from (once per server). */
 export function modernHandlerTable(
   server: ServerServices,
-  description: ServerDescription2026,
-  versions: readonly string[],
+  methods: ModernMethodsOptions,
 ): HandlerTable<ModernScope> {
-  return handlerTable<ModernScope>(era2026, [
-    ...toolBindings(server),
-    ...modernBindings(description, versions),
-  ]);
+  return handlerTable<ModernScope>(era2026, [...toolBindings(server), ...modernBindings(methods)]);
 }

@@ -1,12 +1,15 @@
 /**
- * @module The 2026 front's own method: `server/discover` (server/discover), which replaces
+ * @module The 2026 front's own methods: `subscriptions/listen` (modernListen.ts) and
+ * `server/discover` (server/discover), which replaces
  * `initialize`: the revisions served, the capabilities, instructions and identity, with cache
  * hints. A client may call it any time, or never. `supportedVersions` lists the 2026 revisions
  * only: a client chooses one of them for the `_meta` of its next requests, which a 2025 revision
  * cannot be (the -32022 answer lists the 2025 ones too, for a client that can fall back).
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { Discover } from '../../protocol/methods.js';
+import { Discover, Listen } from '../../protocol/methods.js';
+import type { ListenStreams } from '../notify/listenStreams.js';
+import { openListen } from './modernListen.js';
 import { bind, type HandlerBinding } from '../dispatch/handlerTable.js';
 import type { CacheHints } from '../../protocol/eras/era.js';
 import type { ServerCapabilities } from '../../protocol/types.js';
@@ -36,13 +39,24 @@ function discoverResult(
 }
 
 /** The front's methods in the 2026 handler table. */
-export function modernBindings(
-  description: ServerDescription2026,
-  versions: readonly string[],
-): HandlerBinding<ModernScope>[] {
+/** What the front's own methods are built from. */
+export interface ModernMethodsOptions {
+  /** What `server/discover` says. */
+  readonly description: ServerDescription2026;
+  /** The 2026 revisions served. */
+  readonly versions: readonly string[];
+  /** The server's open `subscriptions/listen` streams. */
+  readonly listens: ListenStreams;
+}
+
+export function modernBindings(options: ModernMethodsOptions): HandlerBinding<ModernScope>[] {
+  const { description, versions, listens } = options;
   return [
     bind(Discover, {
       serve: (_request, _context, scope) => discoverResult(description, scope, versions),
+    }),
+    bind(Listen, {
+      serve: (request, context, scope) => openListen(listens, { request, context }, scope),
     }),
   ];
 }

@@ -128,6 +128,11 @@ export class ModernScope implements RequestScope, SessionPort {
     );
   }
 
+  /** Sends a notification related to request `relatedRequestId` (a listen's stream, say). */
+  sendNotification(method: string, params: JsonObject, relatedRequestId: RequestId): void {
+    this.channel.notify(method, params, relatedRequestId);
+  }
+
   /** A server of this era sends no requests: input travels in the round trip (`input`). */
   requestClient(
     method: string,

@@ -10,6 +10,7 @@ import type { ModernProtocolVersion, ProtocolVersion } from '../../protocol/vers
 import type { ServerServices } from '../dispatch/serverServices.js';
 import { ModernFront } from './modernFront.js';
 import type { RoundTripOptions } from '../input/inputRound.js';
+import type { ListenStreams } from '../notify/listenStreams.js';
 
 /** What a server's 2026 front is built from. */
 export interface ModernServerOptions {
@@ -24,6 +25,8 @@ export interface ModernServerOptions {
   readonly handshakeVersions: readonly ProtocolVersion[];
   /** How calls ask for input by round trip. */
   readonly rounds: RoundTripOptions;
+  /** The server's open `subscriptions/listen` streams. */
+  readonly listens: ListenStreams;
 }
 
 /** The server's 2026 front, or undefined when it serves no 2026 revision. */
@@ -40,5 +43,6 @@ export function buildModernFront(options: ModernServerOptions): ModernFront | un
       cacheHints: options.cacheHints,
     },
     rounds: options.rounds,
+    listens: options.listens,
   });
 }

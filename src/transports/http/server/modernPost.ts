@@ -115,6 +115,10 @@ export class ModernPosts {
 
 type Outcome = { result: JsonObject } | { error: unknown };
 
+/** An SSE comment, which clients ignore, and how often an open stream sends one. */
+const KEEP_ALIVE = ': keep-alive\n\n';
+const KEEP_ALIVE_MS = 15_000;
+
 /** One request in flight: its notifications, its response, and its cancellation. */
 class PostedRequest implements StatelessChannel {
   private readonly incoming: IncomingRequest;
@@ -126,6 +130,9 @@ class PostedRequest implements StatelessChannel {
   /** Events sent while the request was being taken on. */
   private early: string[] | undefined;
   private answered = false;
+  /** The client went away. */
+  private gone = false;
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
   readonly networkTransport = 'tcp' as const;
   readonly network: TransportNetwork | undefined = undefined;
 
@@ -171,7 +178,12 @@ class PostedRequest implements StatelessChannel {
         this.stopWatching = this.exchange.onDisconnect?.(() => this.cancel());
       }
       const done = (result: JsonObject) => this.finish(this.success(result), { result });
-      const failed = (error: unknown) => this.finish(this.failure(error), { error });
+      // Once the client left, how the request ended is nobody's business: not reported.
+      const failed = (error: unknown) =>
+        this.finish(
+          this.gone ? errorReply(this.request.id, toRpcError(error)) : this.failure(error),
+          { error },
+        );
       if (outcome instanceof Deferred) outcome.settleTo(done, failed);
       else outcome.then(done, failed);
     });
@@ -189,6 +201,9 @@ class PostedRequest implements StatelessChannel {
   private openStream(): HttpReply {
     const stream = (this.stream = new SseChannel());
     stream.oncancel = () => this.cancel();
+    // A long-lived stream (a subscriptions/listen) stays open through proxies that drop idle ones.
+    this.keepAlive = setInterval(() => stream.write(KEEP_ALIVE), KEEP_ALIVE_MS);
+    (this.keepAlive as { unref?: () => void }).unref?.();
     for (const event of this.early ?? []) stream.write(event);
     this.early = undefined;
     return { status: 200, headers: SSE_HEADERS, sse: stream };
@@ -221,6 +236,11 @@ class PostedRequest implements StatelessChannel {
         ? { jsonrpc: '2.0', id: this.request.id, result: outcome.result }
         : { jsonrpc: '2.0', id: this.request.id, error: toRpcError(outcome.error).toJSON() };
     stream.write(formatSseEvent({ data: encodeMessage(message) }));
+    this.endStream(stream);
+  }
+
+  private endStream(stream: SseChannel): void {
+    clearInterval(this.keepAlive);
     stream.close();
   }
 
@@ -244,7 +264,8 @@ class PostedRequest implements StatelessChannel {
 
   /** The client went away: the request is cancelled (2026-07-28), and nothing more is sent. */
   private cancel(): void {
+    this.gone = true;
     this.incoming.cancel(new Error('The client closed the request'));
-    this.stream?.close();
+    if (this.stream) this.endStream(this.stream);
   }
 }
