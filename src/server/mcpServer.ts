@@ -271,6 +271,10 @@ export class McpServer {
       listTools: (session, identity, cursor) => this.pages.list({ session, identity }, cursor),
       callDependencies,
       middleware: this.middleware,
+      paramHeaders: (name) => {
+        const entry = this.registry.get(name);
+        return entry?.enabled ? entry.paramHeaders : undefined;
+      },
       toolDefinition: (name, profile) => {
         const entry = typeof name === 'string' ? this.registry.get(name) : undefined;
         return entry?.enabled ? projectedDefinition(entry, profile) : undefined;

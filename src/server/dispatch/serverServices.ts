@@ -5,6 +5,7 @@
 import type { Identity } from '../../jsonrpc/transport.js';
 import type { RawJson } from '../../jsonrpc/rawJson.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
+import type { ParamHeader } from '../../protocol/eras/rev2026/paramHeaders.js';
 import type { ListToolsResult, Tool } from '../../protocol/types.js';
 import type { CallDependencies } from '../call/callPlan.js';
 import type { MiddlewareChain } from '../middleware/middlewareChain.js';
@@ -23,6 +24,8 @@ export interface ServerServices {
   readonly callDependencies: CallDependencies;
   /** The server-wide middleware (empty: requests take the inline path). */
   readonly middleware: MiddlewareChain;
+  /** The `x-mcp-header` annotations of the enabled tool `name`; undefined: none, or no such tool. */
+  paramHeaders(name: string): readonly ParamHeader[] | undefined;
   /** The enabled tool of that name as `profile`'s revision lists it, whoever asks (middleware see it). */
   toolDefinition(name: unknown, profile: RevisionProfile): Tool | undefined;
 }

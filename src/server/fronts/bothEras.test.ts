@@ -24,6 +24,17 @@ function server(): McpServer {
       return answer.action === 'accept' ? `${greeting}, ${String(answer.content?.['name'])}` : 'no';
     },
   );
+  s.registerTool(
+    'route',
+    {
+      inputSchema: {
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+        required: ['region'],
+      },
+    },
+    ({ region }) => `routed to ${String(region)}`,
+  );
   return s;
 }
 
@@ -48,7 +59,7 @@ describe('one server, both eras, toolwire’s client', () => {
       const client = new McpClient({ name: 'c', version: '1' }, options(era));
       await client.connect(a);
       expect(client.protocolVersion, era).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
-      expect((await client.listTools()).map((t) => t.name)).toEqual(['greet']);
+      expect((await client.listTools()).map((t) => t.name)).toEqual(['greet', 'route']);
       const result = await client.callTool('greet', { greeting: 'Hello' });
       expect(result.content, era).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
       expect(asked, era).toEqual(['Your name?']);
@@ -69,6 +80,10 @@ describe('one server, both eras, toolwire’s client', () => {
       await client.connect(transport);
       const result = await client.callTool('greet', { greeting: 'Hi' });
       expect(result.content, era).toEqual([{ type: 'text', text: 'Hi, Ada' }]);
+      // The 2026 client mirrors the argument as Mcp-Param-Region (base64 for non-ASCII), which
+      // the server checks against the body.
+      const routed = await client.callTool('route', { region: 'Zürich 1' });
+      expect(routed.content, era).toEqual([{ type: 'text', text: 'routed to Zürich 1' }]);
       expect(asked, era).toEqual(['Your name?']);
       await client.close();
     }

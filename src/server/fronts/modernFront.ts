@@ -8,6 +8,7 @@
 import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
+import type { ParamHeader } from '../../protocol/eras/rev2026/paramHeaders.js';
 import { readRequestMeta } from '../../protocol/eras/rev2026/requestMetaCheck.js';
 import { methodNotFound } from '../../protocol/methods.js';
 import type { ModernProtocolVersion } from '../../protocol/versions.js';
@@ -46,9 +47,11 @@ export class ModernFront implements ModernServerSide {
   readonly served: readonly string[];
   private readonly dispatcher: Dispatcher<ModernScope>;
   readonly rounds: RoundTripOptions;
+  private readonly services: ServerServices;
 
   constructor(options: ModernFrontOptions) {
     this.rounds = options.rounds;
+    this.services = options.services;
     this.profile = options.profile;
     this.versions = options.versions;
     this.served = options.served;
@@ -60,6 +63,11 @@ export class ModernFront implements ModernServerSide {
       }),
       options.services.middleware,
     );
+  }
+
+  /** The `x-mcp-header` annotations of the enabled tool `name` (HTTP checks its headers). */
+  paramHeaders(name: string): readonly ParamHeader[] | undefined {
+    return this.services.paramHeaders(name);
   }
 
   /** Serves one 2026 request that came through `channel`. */

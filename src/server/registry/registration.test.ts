@@ -93,6 +93,31 @@ describe('registration rules', () => {
     expect((await c.client.callTool('d19', { a: 1 })).isError).toBe(true);
   });
 
+  it('refuses an input schema whose x-mcp-header annotations a client would have to drop', () => {
+    const s = server();
+    const schema = (properties: Record<string, unknown>) => ({
+      inputSchema: { type: 'object' as const, properties },
+    });
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{ n: { type: 'number', 'x-mcp-header': 'N' } }, /not a string, integer or boolean/],
+      [{ a: { type: 'string', 'x-mcp-header': 'a b' } }, /not a header name/],
+      [
+        { a: { type: 'string', 'x-mcp-header': 'X' }, b: { type: 'string', 'x-mcp-header': 'x' } },
+        /declared twice/,
+      ],
+      [{ l: { type: 'array', items: { type: 'string', 'x-mcp-header': 'L' } } }, /statically/],
+    ];
+    for (const [properties, problem] of bad)
+      expect(() => s.registerTool('t', schema(properties), () => 'x')).toThrow(problem);
+    expect(s.listRegisteredTools()).toEqual([]);
+    s.registerTool(
+      'ok',
+      schema({ region: { type: 'string', 'x-mcp-header': 'Region' } }),
+      () => 'x',
+    );
+    expect(s.listRegisteredTools()).toHaveLength(1);
+  });
+
   it('refuses unsafe icons, bad annotations, bad task support and malformed _meta keys', () => {
     const s = server();
     expect(() =>

@@ -2,6 +2,7 @@
  * @module How a tool is declared (config, handler and their inferred types) and how a declaration
  * is checked and compiled once into the entry the registry keeps.
  */
+import { paramHeadersOf, type ParamHeader } from '../../protocol/eras/rev2026/paramHeaders.js';
 import { NO_ARGUMENTS } from './noArguments.js';
 import { isPlainObject } from '../../jsonrpc/guards.js';
 import { scopeListProblem } from '../../jsonrpc/scopes.js';
@@ -140,6 +141,8 @@ export interface ToolEntry {
   sanitize: SanitizeOptions | false | undefined;
   /** The output policy in force, over the server's: compiled on the first call. */
   outputPolicy: OutputPolicy | undefined;
+  /** The arguments mirrored as `Mcp-Param-*` headers (`x-mcp-header`); undefined when none. */
+  readonly paramHeaders: readonly ParamHeader[] | undefined;
   /** The definition as each revision may see it, computed on first use. */
   readonly projections: Map<Revision, Tool>;
 }
@@ -263,6 +266,8 @@ export function compileTool(
   if (config.icons !== undefined) definition.icons = config.icons.map((i) => ({ ...i }));
   if (config.execution !== undefined) definition.execution = { ...config.execution };
   if (config._meta !== undefined) definition._meta = { ...config._meta };
+  const mirrored = paramHeadersOf(definition);
+  if ('problem' in mirrored) fail(name, `its input schema is unusable: ${mirrored.problem}`);
   return {
     name,
     enabled: true,
@@ -281,6 +286,7 @@ export function compileTool(
     scopes,
     sanitize: config.sanitize,
     outputPolicy: undefined,
+    paramHeaders: mirrored.headers.length === 0 ? undefined : mirrored.headers,
     projections: new Map(),
   };
 }

@@ -35,6 +35,11 @@ describe('x-mcp-header annotations', () => {
       },
       /declared twice/,
     ],
+    [
+      { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } },
+      /not statically reachable/,
+    ],
+    [{ pick: { anyOf: [{ type: 'string', 'x-mcp-header': 'Pick' }] } }, /not statically reachable/],
   ])('makes a tool unusable when invalid: %j', (properties, problem) => {
     const found = paramHeadersOf(tool(properties));
     expect('problem' in found && found.problem).toMatch(problem);
@@ -50,5 +55,7 @@ describe('x-mcp-header annotations', () => {
     expect(
       paramHeaderValues(headers, { region: 'eu', opts: { n: 7 }, on: false, gone: null }),
     ).toEqual({ 'mcp-param-region': 'eu', 'mcp-param-n': '7', 'mcp-param-on': 'false' });
+    // An integer beyond JavaScript's safe range has no exact header.
+    expect(paramHeaderValues([{ name: 'N', path: ['n'] }], { n: 2 ** 53 })).toEqual({});
   });
 });

@@ -15,9 +15,20 @@ export interface ParamHeader {
   readonly path: readonly string[];
 }
 
+/** How many `x-mcp-header` annotations a schema holds anywhere (statically reachable or not). */
+function annotationsAnywhere(node: unknown): number {
+  if (Array.isArray(node))
+    return node.reduce((n: number, item) => n + annotationsAnywhere(item), 0);
+  if (!isPlainObject(node)) return 0;
+  let count = node['x-mcp-header'] !== undefined ? 1 : 0;
+  for (const value of Object.values(node)) count += annotationsAnywhere(value);
+  return count;
+}
+
 /**
  * The `x-mcp-header` annotations of a tool's input schema, or a problem that makes the tool
- * unusable (the client must then drop it): on properties reached through `properties` only, of
+ * unusable (a client must then drop it; a server refuses to register it): on properties reached
+ * from the root through `properties` only (not `items`, compositions, conditionals or `$ref`), of
  * type string, integer or boolean, with token names unique regardless of case.
  */
 export function paramHeadersOf(tool: Tool): { headers: ParamHeader[] } | { problem: string } {
@@ -47,7 +58,20 @@ export function paramHeadersOf(tool: Tool): { headers: ParamHeader[] } | { probl
     return undefined;
   };
   const problem = walk(tool.inputSchema, []);
-  return problem ? { problem } : { headers };
+  if (problem) return { problem };
+  if (annotationsAnywhere(tool.inputSchema) !== headers.length)
+    return {
+      problem:
+        'an x-mcp-header is not statically reachable from the schema root through "properties" alone',
+    };
+  return { headers };
+}
+
+/** The value at `path` of a call's arguments (undefined when absent). */
+export function argumentAt(args: unknown, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) value = isPlainObject(value) ? value[key] : undefined;
+  return value;
 }
 
 /**
@@ -60,10 +84,9 @@ export function paramHeaderValues(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { name, path } of headers) {
-    let value: unknown = args;
-    for (const key of path) value = isPlainObject(value) ? value[key] : undefined;
+    const value = argumentAt(args, path);
     if (typeof value === 'string') out[`mcp-param-${name.toLowerCase()}`] = value;
-    else if (typeof value === 'boolean' || (typeof value === 'number' && Number.isInteger(value)))
+    else if (typeof value === 'boolean' || Number.isSafeInteger(value))
       out[`mcp-param-${name.toLowerCase()}`] = String(value);
   }
   return out;

@@ -40,6 +40,21 @@ function setup() {
       });
     });
   });
+  server.registerTool(
+    'query',
+    {
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          shard: { type: 'integer', 'x-mcp-header': 'Shard' },
+          dry: { type: 'boolean', 'x-mcp-header': 'Dry' },
+          sql: { type: 'string' },
+        },
+      },
+    },
+    (args) => JSON.stringify(args),
+  );
   const handler = createHttpHandler(server, { onerror: () => {} });
   return { server, handler, aborted };
 }
@@ -99,6 +114,53 @@ describe('Streamable HTTP, revision 2026-07-28', () => {
     // The sentinel form of the same name is the same name.
     const encoded = await post(handler, message, { ...headers, 'mcp-name': '=?base64?YWRk?=' });
     expect(encoded.status).toBe(200);
+  });
+
+  it('checks each Mcp-Param header against the argument it mirrors (400 -32020)', async () => {
+    const { handler } = setup();
+    const message = request(11, 'tools/call', {
+      name: 'query',
+      arguments: { region: 'eu-west', shard: 42, dry: false, sql: 'select 1' },
+    });
+    const base = modernHeaders(message);
+    const good = {
+      ...base,
+      'mcp-param-region': 'eu-west',
+      'mcp-param-shard': '42',
+      'mcp-param-dry': 'false',
+    };
+    expect((await post(handler, message, good)).status).toBe(200);
+    // Integers compare numerically; a value may come in the base64 sentinel form.
+    const alike = {
+      ...good,
+      'mcp-param-shard': '42.0',
+      'mcp-param-region': '=?base64?ZXUtd2VzdA==?=',
+    };
+    expect((await post(handler, message, alike)).status).toBe(200);
+    const bad: Array<[string, Record<string, string>]> = [
+      ['another region', { ...good, 'mcp-param-region': 'us-east' }],
+      ['a header missing', { ...base, 'mcp-param-shard': '42', 'mcp-param-dry': 'false' }],
+      ['another shard', { ...good, 'mcp-param-shard': '43' }],
+      ['a shard that is no integer', { ...good, 'mcp-param-shard': '4.2e1' }],
+      ['True for false', { ...good, 'mcp-param-dry': 'False' }],
+      ['broken base64', { ...good, 'mcp-param-region': '=?base64?%%?=' }],
+    ];
+    for (const [what, headers] of bad) {
+      const response = await post(handler, message, headers);
+      expect(response.status, what).toBe(400);
+      expect(await json(response), what).toMatchObject({ id: 11, error: { code: -32020 } });
+    }
+    // An argument absent (or null) has no header, and must not have one.
+    const sparse = request(12, 'tools/call', {
+      name: 'query',
+      arguments: { region: null, sql: 'x' },
+    });
+    expect((await post(handler, sparse, modernHeaders(sparse))).status).toBe(200);
+    const extra = await post(handler, sparse, {
+      ...modernHeaders(sparse),
+      'mcp-param-region': 'eu',
+    });
+    expect(extra.status).toBe(400);
   });
 
   it('answers a header version other than _meta’s 400 -32020', async () => {

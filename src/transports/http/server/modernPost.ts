@@ -11,6 +11,7 @@ import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
 import { Deferred } from '../../../jsonrpc/deferred.js';
 import { ErrorCode, RpcError, toRpcError } from '../../../jsonrpc/errors.js';
 import { classifyMessage, type Classified } from '../../../jsonrpc/guards.js';
+import { TOOLS_CALL } from '../../../jsonrpc/methods.js';
 import { IncomingRequest } from '../../../jsonrpc/incomingRequest.js';
 import { encodeMessage } from '../../../jsonrpc/rawJson.js';
 import type { Identity, TransportNetwork } from '../../../jsonrpc/transport.js';
@@ -19,7 +20,7 @@ import { isModernRequestError } from '../../../protocol/eras/rev2026/errors.js';
 import { readRequestMeta } from '../../../protocol/eras/rev2026/requestMetaCheck.js';
 import { formatSseEvent, SSE_HEADERS } from '../shared/sse.js';
 import type { Caller } from './caller.js';
-import { headerProblem } from './eras/rev2026.js';
+import { headerProblem, paramHeaderProblem } from './eras/rev2026.js';
 import { JSON_HEADERS, SseChannel, type HttpExchange, type HttpReply } from './exchange.js';
 import type { StatelessChannel, StatelessEndpoint, StatelessOutcome } from './statelessEndpoint.js';
 import { failureReply } from './httpStatus.js';
@@ -93,15 +94,26 @@ export class ModernPosts {
     return this.request({ exchange, caller }, classified);
   }
 
+  /** The `Mcp-Param-*` headers of a `tools/call` against its arguments (the tool's annotations). */
+  private paramProblem(exchange: HttpExchange, request: JsonRpcRequest): RpcError | undefined {
+    if (request.method !== TOOLS_CALL) return undefined;
+    const name = request.params?.['name'];
+    const declared =
+      typeof name === 'string' ? this.options.endpoint.paramHeaders(name) : undefined;
+    if (declared === undefined) return undefined;
+    return paramHeaderProblem(exchange.header, declared, request.params?.['arguments']);
+  }
+
   private request(
     post: { exchange: HttpExchange; caller: Caller },
     classified: Classified & { kind: 'request' },
   ): HttpReply | Promise<HttpReply> {
     const { exchange, caller } = post;
     const request = classified.message;
-    const mismatch = headerProblem(exchange.header, request);
-    if (mismatch) return errorReply(request.id, mismatch);
     const { endpoint } = this.options;
+    const mismatch =
+      headerProblem(exchange.header, request) ?? this.paramProblem(exchange, request);
+    if (mismatch) return errorReply(request.id, mismatch);
     try {
       readRequestMeta(request.params, endpoint.versions, endpoint.served);
     } catch (error) {

@@ -7,6 +7,7 @@ import type { Deferred } from '../../../jsonrpc/deferred.js';
 import type { IncomingRequestContext } from '../../../jsonrpc/incomingRequest.js';
 import type { Identity, TransportNetwork } from '../../../jsonrpc/transport.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from '../../../jsonrpc/types.js';
+import type { ParamHeader } from '../../../protocol/eras/rev2026/paramHeaders.js';
 
 /** How a 2026 request's notifications reach its client, and who sent it. */
 export interface StatelessChannel {
@@ -26,6 +27,8 @@ export interface StatelessEndpoint {
   readonly versions: readonly string[];
   /** Every revision served, newest first (a -32022 answer lists them). */
   readonly served: readonly string[];
+  /** The `x-mcp-header` annotations of the enabled tool `name` (undefined: none, or no such tool). */
+  paramHeaders(name: string): readonly ParamHeader[] | undefined;
   serve(
     request: JsonRpcRequest,
     context: IncomingRequestContext,

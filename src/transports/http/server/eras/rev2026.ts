@@ -9,6 +9,7 @@ import { isPlainObject } from '../../../../jsonrpc/guards.js';
 import { TOOLS_CALL } from '../../../../jsonrpc/methods.js';
 import type { JsonRpcRequest } from '../../../../jsonrpc/types.js';
 import { headerMismatch } from '../../../../protocol/eras/rev2026/errors.js';
+import { argumentAt, type ParamHeader } from '../../../../protocol/eras/rev2026/paramHeaders.js';
 import { META } from '../../../../protocol/eras/rev2026/requestMeta.js';
 import type { RpcError } from '../../../../jsonrpc/errors.js';
 import { decodeHeaderValue } from '../../shared/headerValue.js';
@@ -55,5 +56,44 @@ export function headerProblem(
   if (decoded === undefined) return headerMismatch('Mcp-Name is not valid base64 of UTF-8');
   if (decoded !== request.params?.[param])
     return headerMismatch(`Mcp-Name is not the body's ${param}`);
+  return undefined;
+}
+
+/** What a declared argument's header must say: the value itself, as the revision compares it. */
+function matches(header: string, value: unknown): boolean {
+  if (typeof value === 'string') return header === value;
+  if (typeof value === 'boolean') return header === String(value);
+  // Integers compare numerically ("42.0" is 42), within JavaScript's safe range.
+  if (Number.isSafeInteger(value))
+    return /^[+-]?\d+(\.0*)?$/.test(header.trim()) && Number(header) === value;
+  return false;
+}
+
+/**
+ * Why the `Mcp-Param-*` headers of a `tools/call` disagree with its arguments (-32020), or
+ * undefined (basic/transports/streamable-http §Custom headers): an argument given a value must
+ * have its header, with that value (decoded from `=?base64?…?=`); an argument absent or null must
+ * have none. `declared` are the tool's `x-mcp-header` annotations.
+ */
+export function paramHeaderProblem(
+  header: (name: string) => string | null,
+  declared: readonly ParamHeader[],
+  args: unknown,
+): RpcError | undefined {
+  for (const { name, path } of declared) {
+    const value = argumentAt(args, path);
+    const sent = header(`mcp-param-${name.toLowerCase()}`);
+    if (value === undefined || value === null) {
+      if (sent !== null)
+        return headerMismatch(`Mcp-Param-${name} is sent, but the arguments give it no value`);
+      continue;
+    }
+    if (sent === null) return headerMismatch(`the Mcp-Param-${name} header is missing`);
+    const decoded = decodeHeaderValue(sent);
+    if (decoded === undefined)
+      return headerMismatch(`Mcp-Param-${name} is not valid base64 of UTF-8`);
+    if (!matches(decoded, value))
+      return headerMismatch(`Mcp-Param-${name} is not the value of argument "${path.join('.')}"`);
+  }
   return undefined;
 }
