@@ -24,6 +24,8 @@ export type {
   InferInput,
   InferOutput,
   JsonSchemaInput,
+  OutputJsonSchemaInput,
+  OutputSchemaInput,
   SchemaInput,
 } from './server/registry/toolSchema.js';
 export type { FromJsonSchema } from './server/registry/inferJsonSchema.js';

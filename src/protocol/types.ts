@@ -68,6 +68,17 @@ export interface ObjectJsonSchema {
   [keyword: string]: unknown;
 }
 
+/**
+ * A JSON Schema (2020-12) as an output schema may be: since 2026-07-28 its root may describe any
+ * value (an array, a string...), not only an object. 2025-era peers receive a non-object one
+ * wrapped as `{ result: … }`.
+ */
+export interface JsonSchemaObject {
+  $schema?: string;
+  type?: unknown;
+  [keyword: string]: unknown;
+}
+
 /** A tool definition as listed by `tools/list`. */
 export interface Tool {
   name: string;
@@ -75,8 +86,8 @@ export interface Tool {
   title?: string;
   description?: string;
   inputSchema: ObjectJsonSchema;
-  /** 2025-06-18+ */
-  outputSchema?: ObjectJsonSchema;
+  /** 2025-06-18+ (an object root before 2026-07-28; any root since). */
+  outputSchema?: JsonSchemaObject;
   /** 2025-03-26+ */
   annotations?: ToolAnnotations;
   /** 2025-11-25 */
@@ -168,8 +179,11 @@ export type ContentBlock =
 /** The result of `tools/call`. */
 export interface CallToolResult {
   content: ContentBlock[];
-  /** 2025-06-18+ */
-  structuredContent?: Record<string, unknown>;
+  /**
+   * 2025-06-18+. An object for 2025-era peers; any JSON value since 2026-07-28 (a 2025-era peer
+   * receives a non-object one as `{ result: … }`).
+   */
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Meta;
 }

@@ -88,6 +88,11 @@ export interface RevisionFeatures {
    * `structuredContent` of any JSON type, no tasks utility, no requests from the server.
    */
   readonly stateless: boolean;
+  /**
+   * Output schemas of any root and `structuredContent` of any JSON value (2026-07-28, SEP-2106);
+   * earlier peers receive them wrapped as `{ result: … }`.
+   */
+  readonly anyStructuredContent: boolean;
 }
 
 const FEATURES: Record<Revision, RevisionFeatures> = {
@@ -112,6 +117,7 @@ const FEATURES: Record<Revision, RevisionFeatures> = {
     elicitationModes: false,
     schemaDialects: false,
     stateless: false,
+    anyStructuredContent: false,
   },
   '2025-03-26': {
     batches: true,
@@ -134,6 +140,7 @@ const FEATURES: Record<Revision, RevisionFeatures> = {
     elicitationModes: false,
     schemaDialects: false,
     stateless: false,
+    anyStructuredContent: false,
   },
   '2025-06-18': {
     batches: false,
@@ -156,6 +163,7 @@ const FEATURES: Record<Revision, RevisionFeatures> = {
     elicitationModes: false,
     schemaDialects: false,
     stateless: false,
+    anyStructuredContent: false,
   },
   '2025-11-25': {
     batches: false,
@@ -178,6 +186,7 @@ const FEATURES: Record<Revision, RevisionFeatures> = {
     elicitationModes: true,
     schemaDialects: true,
     stateless: false,
+    anyStructuredContent: false,
   },
   '2026-07-28': {
     batches: false,
@@ -200,6 +209,7 @@ const FEATURES: Record<Revision, RevisionFeatures> = {
     elicitationModes: true,
     schemaDialects: true,
     stateless: true,
+    anyStructuredContent: true,
   },
 };
 

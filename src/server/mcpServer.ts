@@ -45,7 +45,7 @@ import {
   type ToolHandler,
 } from './registry/toolDefinition.js';
 import { ToolRegistry, type RegisteredTool } from './registry/toolRegistry.js';
-import type { SchemaInput } from './registry/toolSchema.js';
+import type { OutputSchemaInput, SchemaInput } from './registry/toolSchema.js';
 import type {
   Implementation,
   InitializeResult,
@@ -317,7 +317,7 @@ export class McpServer {
    */
   registerTool<
     I extends SchemaInput | undefined = undefined,
-    O extends SchemaInput | undefined = undefined,
+    O extends OutputSchemaInput | undefined = undefined,
   >(name: string, config: ToolConfig<I, O>, handler: ToolHandler<I, O>): RegisteredTool {
     return this.registry.register(name, config, handler);
   }

@@ -30,7 +30,7 @@ describe('an output schema the client cannot validate', () => {
     ['an unknown dialect', { type: 'object', $schema: 'https://json-schema.org/draft-04/schema' }],
     ['an invalid schema', { type: 'object', properties: { a: { type: 'nonsense' } } }],
   ])('with %s refuses the call before it is sent', async (_what, outputSchema) => {
-    const { fake, client } = await clientOf([tool({ outputSchema: outputSchema as never })]);
+    const { fake, client } = await clientOf([tool({ outputSchema: outputSchema })]);
     fake.callResult = { content: [], structuredContent: { a: 1 } };
     const error = await client.callTool('act').catch((e: unknown) => e);
     expect(error).toMatchObject({
@@ -45,7 +45,7 @@ describe('an output schema the client cannot validate', () => {
 
   it('is called, its result unvalidated, when the caller opts out with validateOutput: false', async () => {
     const schema = { type: 'object', $schema: 'https://json-schema.org/draft-04/schema' };
-    const { fake, client } = await clientOf([tool({ outputSchema: schema as never })]);
+    const { fake, client } = await clientOf([tool({ outputSchema: schema })]);
     fake.callResult = { content: [], structuredContent: { a: 1 } };
     await expect(client.callTool('act', {}, { validateOutput: false })).resolves.toMatchObject({
       structuredContent: { a: 1 },
@@ -59,14 +59,14 @@ describe('an output schema the client cannot validate', () => {
       type: 'object',
       properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } },
     };
-    const old = await clientOf([tool({ outputSchema: outputSchema as never })], '2025-06-18');
+    const old = await clientOf([tool({ outputSchema: outputSchema })], '2025-06-18');
     old.fake.callResult = { content: [], structuredContent: { pair: ['a', 1] } };
     await expect(old.client.callTool('act')).resolves.toMatchObject({
       structuredContent: { pair: ['a', 1] },
     });
     old.fake.callResult = { content: [], structuredContent: { pair: [1, 'a'] } };
     await expect(old.client.callTool('act')).rejects.toMatchObject({ code: 'invalid-output' });
-    const current = await clientOf([tool({ outputSchema: outputSchema as never })]);
+    const current = await clientOf([tool({ outputSchema: outputSchema })]);
     await expect(current.client.callTool('act')).rejects.toMatchObject({
       code: 'unsupported-schema',
     });

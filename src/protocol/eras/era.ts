@@ -9,6 +9,12 @@ import type { CallToolResult, Implementation, ServerCapabilities, Tool } from '.
 import type { Revision, RevisionFeatures } from '../versions.js';
 import type { EraName } from './eraName.js';
 
+/** The shape of a tool's output schema, as projections need it. */
+export interface OutputShape {
+  /** The schema's root describes an object (`type: "object"`). */
+  readonly objectRoot: boolean;
+}
+
 /** How long, and for whom, a client may cache a result (2026-07-28, server/utilities/caching). */
 export interface CacheHints {
   /** Milliseconds the result stays fresh; 0 is stale at once. */
@@ -28,8 +34,12 @@ export interface RevisionProfile {
   readonly features: RevisionFeatures;
   /** A tool definition as a peer of this revision may see it. */
   tool(tool: Tool): Tool;
-  /** A tool result as a peer of this revision may see it. */
-  callToolResult(result: CallToolResult): CallToolResult;
+  /**
+   * A tool result as a peer of this revision may see it. `output` says whether the tool's output
+   * schema has an object root (2025-era peers receive any other value as `{ result: … }`, as the
+   * tool's schema is wrapped for them); without it, whether the value is an object decides.
+   */
+  callToolResult(result: CallToolResult, output?: OutputShape): CallToolResult;
   /** Implementation info (serverInfo) as this revision defines it. */
   implementation(info: Implementation): Implementation;
   /** Server capabilities as this revision defines them. */

@@ -4,6 +4,7 @@
  * then projected for the session's revision and passed out through the `sanitize` stage's exit.
  */
 import { LocalError, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
 import { describeIssues, type SchemaIssue } from '../../protocol/jsonSchema.js';
 import type { CallToolResult } from '../../protocol/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
@@ -37,10 +38,13 @@ function finishStructured(
   entry: ToolEntry,
   result: CallToolResult,
 ): CallToolResult {
+  const structured = result.structuredContent;
+  // A value that is no object always gets its JSON text (SEP-2106: peers that cannot read it
+  // fall back to the text); an object unless the tool or server says otherwise.
   if (
-    result.structuredContent !== undefined &&
+    structured !== undefined &&
     result.content.length === 0 &&
-    (entry.structuredText ?? deps.structuredText)
+    (!isPlainObject(structured) || (entry.structuredText ?? deps.structuredText))
   ) {
     result.content = [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
   }
@@ -81,7 +85,7 @@ export function checkOutput(
   }
   const apply = (check: ToolSchemaCheck): CallToolResult => {
     if (!check.ok) return outputBroken(deps, entry, check.issues);
-    result.structuredContent = check.value as Record<string, unknown>;
+    result.structuredContent = check.value;
     return finishStructured(deps, entry, result);
   };
   const check = entry.output.validate(result.structuredContent);
@@ -90,7 +94,7 @@ export function checkOutput(
 
 /** The result as the session's revision receives it, then out through {@link CallPlan.exit}. */
 export function projected(plan: CallPlan, result: CallToolResult): CallToolResult {
-  return plan.exit(plan, plan.profile.callToolResult(result));
+  return plan.exit(plan, plan.profile.callToolResult(result, plan.entry.output));
 }
 
 /**
@@ -107,7 +111,7 @@ export function middlewareResult(
   if (checked.ok) {
     // Sanitised too: a middleware's strings reach the client like a handler's.
     const clean = sanitizedFor(deps, entry, checked.result);
-    return profile.callToolResult(clean);
+    return profile.callToolResult(clean, entry?.output);
   }
   deps.report(
     new Error(checked.problem),

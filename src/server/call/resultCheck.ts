@@ -30,8 +30,7 @@ export function checkToolResult(value: unknown): CheckedResult {
     // Date its string, so the output schema sees what goes on the wire.
     const serialised = asSerialised(structured);
     if (!serialised.ok) return { ok: false, problem: `"structuredContent": ${serialised.problem}` };
-    if (!isPlainObject(serialised.value))
-      return { ok: false, problem: '"structuredContent" must be an object' };
+    // Any JSON value (2026-07-28); a 2025-era peer receives a non-object one as { result: … }.
     result.structuredContent = serialised.value;
   }
   const isError = value['isError'];

@@ -31,6 +31,7 @@ function validate(value: unknown): ToolSchemaCheck {
 /** The schema of a tool that takes no arguments (shared by every such tool). */
 export const NO_ARGUMENTS: ToolSchema = Object.freeze({
   jsonSchema: SCHEMA,
+  objectRoot: true,
   legacyJsonSchema: () => SCHEMA,
   prototypeKeys: NO_KEYS,
   validate,

@@ -56,10 +56,28 @@ describe('registration rules', () => {
       ),
     ).toThrow(/Unsupported JSON Schema dialect/);
     expect(() =>
-      s.registerTool('d', { outputSchema: z.string() as unknown as z.ZodObject }, () => ({
-        structuredContent: {},
-      })),
+      s.registerTool('d', { inputSchema: z.string() as unknown as z.ZodObject }, () => 'x'),
     ).toThrow(/must describe an object/);
+    // An output schema may have any root (2026-07-28): 2025-era peers receive it wrapped.
+    s.registerTool('e', { outputSchema: z.string() }, () => ({ structuredContent: 'x' }));
+  });
+
+  it('never fetches a network $ref: a schema referring to one is refused', () => {
+    const s = server();
+    for (const role of ['inputSchema', 'outputSchema'] as const)
+      expect(() =>
+        s.registerTool(
+          'remote',
+          {
+            [role]: {
+              type: 'object',
+              properties: { p: { $ref: 'https://schemas.example.com/p.json' } },
+            },
+          },
+          () => 'x',
+        ),
+      ).toThrow(/not usable/);
+    expect(s.listRegisteredTools()).toEqual([]);
   });
 
   it('accepts draft-07 and 2019-09 schemas when declared', async () => {

@@ -11,6 +11,7 @@ import type {
   ContentBlock,
   Icon,
   Meta,
+  ObjectJsonSchema,
   Tool,
   ToolAnnotations,
   ToolExecution,
@@ -29,6 +30,7 @@ import {
   compileToolSchema,
   type InferInput,
   type InferOutput,
+  type OutputSchemaInput,
   type SchemaInput,
   type ToolSchema,
 } from './toolSchema.js';
@@ -36,7 +38,7 @@ import {
 /** Everything about a tool except its name and handler. */
 export interface ToolConfig<
   I extends SchemaInput | undefined = undefined,
-  O extends SchemaInput | undefined = undefined,
+  O extends OutputSchemaInput | undefined = undefined,
 > {
   /** Display name (2025-06-18+; sent as `annotations.title` to 2025-03-26 peers). */
   title?: string;
@@ -95,14 +97,14 @@ export type StructuredReturn<T> =
 export type UnstructuredReturn =
   | string
   | {
-      content: ContentBlock[];
-      structuredContent?: Record<string, unknown>;
+      content?: ContentBlock[];
+      structuredContent?: unknown;
       isError?: boolean;
       _meta?: Meta;
     };
 
 /** The return type of a handler given its output schema. */
-export type ToolReturn<O> = O extends SchemaInput
+export type ToolReturn<O> = O extends OutputSchemaInput
   ? StructuredReturn<InferInput<O>>
   : UnstructuredReturn;
 
@@ -110,10 +112,10 @@ export type ToolReturn<O> = O extends SchemaInput
 export type ToolArgs<I> = I extends SchemaInput ? InferOutput<I> : Record<string, never>;
 
 /** A tool handler. */
-export type ToolHandler<I extends SchemaInput | undefined, O extends SchemaInput | undefined> = (
-  args: ToolArgs<I>,
-  context: ToolContext,
-) => ToolReturn<O> | Promise<ToolReturn<O>>;
+export type ToolHandler<
+  I extends SchemaInput | undefined,
+  O extends OutputSchemaInput | undefined,
+> = (args: ToolArgs<I>, context: ToolContext) => ToolReturn<O> | Promise<ToolReturn<O>>;
 
 /** A handler with its types erased, as the registry stores it. */
 export type AnyToolHandler = (args: never, context: ToolContext) => unknown;
@@ -210,7 +212,7 @@ function checkMeta(name: string, meta: unknown): void {
 /** Checks a declaration and compiles its schemas. Throws a TypeError naming the problem. */
 export function compileTool(
   name: string,
-  config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+  config: ToolConfig<SchemaInput | undefined, OutputSchemaInput | undefined>,
   handler: AnyToolHandler,
 ): Omit<ToolEntry, 'seq'> {
   const nameProblem = toolNameProblem(name);
@@ -258,7 +260,8 @@ export function compileTool(
     config.outputSchema === undefined
       ? undefined
       : compileToolSchema(config.outputSchema, 'output', name);
-  const definition: Tool = { name, inputSchema: input.jsonSchema };
+  // An input schema's root is an object: compileToolSchema refused any other.
+  const definition: Tool = { name, inputSchema: input.jsonSchema as ObjectJsonSchema };
   if (config.title !== undefined) definition.title = config.title;
   if (config.description !== undefined) definition.description = config.description;
   if (output) definition.outputSchema = output.jsonSchema;
@@ -314,7 +317,10 @@ export function projectedDefinition(entry: ToolEntry, profile: RevisionProfile):
 
 /** The definition with the schemas a peer before 2025-11-25 receives (see ToolSchema). */
 function withLegacySchemas(entry: ToolEntry): Tool {
-  const tool: Tool = { ...entry.definition, inputSchema: entry.input.legacyJsonSchema() };
+  const tool: Tool = {
+    ...entry.definition,
+    inputSchema: entry.input.legacyJsonSchema() as ObjectJsonSchema,
+  };
   if (entry.output) tool.outputSchema = entry.output.legacyJsonSchema();
   return tool;
 }

@@ -3,7 +3,7 @@
  * connected. Tools are kept in registration order (see cursor.ts) and every change is announced
  * to listeners, which the server coalesces into one `list_changed` per burst.
  */
-import type { SchemaInput } from './toolSchema.js';
+import type { OutputSchemaInput, SchemaInput } from './toolSchema.js';
 import {
   compileTool,
   type AnyToolHandler,
@@ -12,7 +12,7 @@ import {
 } from './toolDefinition.js';
 
 /** Changes to a registered tool; unspecified fields keep their value. */
-export type ToolUpdate = ToolConfig<SchemaInput | undefined, SchemaInput | undefined> & {
+export type ToolUpdate = ToolConfig<SchemaInput | undefined, OutputSchemaInput | undefined> & {
   /** Rename the tool (it then lists after every tool registered before the rename). */
   name?: string;
   handler?: AnyToolHandler;
@@ -38,7 +38,7 @@ export interface RegisteredTool {
   update(changes: ToolUpdate): void;
 }
 
-type StoredConfig = ToolConfig<SchemaInput | undefined, SchemaInput | undefined>;
+type StoredConfig = ToolConfig<SchemaInput | undefined, OutputSchemaInput | undefined>;
 
 interface Slot {
   entry: ToolEntry;

@@ -8,17 +8,26 @@ import { isPlainObject } from '../../jsonrpc/guards.js';
 import { compileJsonSchema, type SchemaIssue } from '../../protocol/jsonSchema.js';
 import { withoutPrototypes } from '../../protocol/jsonValues.js';
 import { declaredNames, undeclaredKeyProblem } from './declaredKeys.js';
-import type { ObjectJsonSchema } from '../../protocol/types.js';
+import type { JsonSchemaObject } from '../../protocol/types.js';
 import type { FromJsonSchema } from './inferJsonSchema.js';
 
-/** A plain JSON Schema object for a tool's input or output (its root must describe an object). */
+/** A plain JSON Schema object for a tool's input (its root must describe an object). */
 export type JsonSchemaInput = { readonly type: 'object'; readonly [keyword: string]: unknown };
+
+/**
+ * A plain JSON Schema object for a tool's output: its root may describe any value (2026-07-28;
+ * 2025-era peers receive a non-object one wrapped as `{ result: … }`).
+ */
+export type OutputJsonSchemaInput = { readonly [keyword: string]: unknown };
 
 /**
  * A schema toolwire accepts: a Standard Schema that can also describe itself as JSON Schema
  * (Zod 4.2+, ArkType 2.1+, Valibot through `toStandardJsonSchema`), or plain JSON Schema.
  */
 export type SchemaInput = StandardSchemaV1 | JsonSchemaInput;
+
+/** What an output schema may be given as. */
+export type OutputSchemaInput = StandardSchemaV1 | OutputJsonSchemaInput;
 
 /** The type of the value a schema validates to: the handler's arguments. */
 export type InferOutput<S> = S extends StandardSchemaV1
@@ -30,7 +39,7 @@ export type InferOutput<S> = S extends StandardSchemaV1
 /** The type a schema accepts: what a handler returns as structured content. */
 export type InferInput<S> = S extends StandardSchemaV1
   ? StandardSchemaV1.InferInput<S>
-  : S extends JsonSchemaInput
+  : S extends OutputJsonSchemaInput
     ? FromJsonSchema<S>
     : Record<string, unknown>;
 
@@ -39,15 +48,17 @@ export type ToolSchemaCheck = { ok: true; value: unknown } | { ok: false; issues
 
 /** A compiled tool schema. */
 export interface ToolSchema {
-  /** The JSON Schema to list (root `type: "object"`). */
-  readonly jsonSchema: ObjectJsonSchema;
+  /** The JSON Schema to list (root `type: "object"` for an input schema). */
+  readonly jsonSchema: JsonSchemaObject;
+  /** The root describes an object (2025-era peers receive any other output wrapped). */
+  readonly objectRoot: boolean;
   /**
    * The JSON Schema for peers before 2025-11-25, which predate SEP-1613 (2020-12 as the default
    * dialect) and mostly read schemas as draft-07: never a `$schema`, and a Standard Schema
    * converted for draft-07 (tuples as `items` arrays, `definitions`...) when its library can.
    * Computed on first use: most servers never meet an older peer.
    */
-  legacyJsonSchema(): ObjectJsonSchema;
+  legacyJsonSchema(): JsonSchemaObject;
   /** Validates a value; the `value` it returns is what the handler (or the peer) receives. */
   validate(value: unknown): ToolSchemaCheck | Promise<ToolSchemaCheck>;
   /**
@@ -87,6 +98,7 @@ function forArguments(schema: ToolSchema, role: string): ToolSchema {
     check.ok && check.value !== own ? { ok: true, value: withoutPrototypes(check.value) } : check;
   return {
     jsonSchema: schema.jsonSchema,
+    objectRoot: true,
     legacyJsonSchema: () => schema.legacyJsonSchema(),
     prototypeKeys: new Set(keys),
     undeclaredKeyProblem: (args) => undeclaredKeyProblem(schema.jsonSchema, args),
@@ -125,7 +137,7 @@ function standardResult(result: StandardSchemaV1.Result<unknown>): ToolSchemaChe
 }
 
 /** The schema without a root `$schema` (the same object when it has none). */
-function withoutDialect(schema: ObjectJsonSchema): ObjectJsonSchema {
+function withoutDialect(schema: JsonSchemaObject): JsonSchemaObject {
   if (!('$schema' in schema)) return schema;
   const { $schema: _dialect, ...rest } = schema;
   return rest;
@@ -135,10 +147,10 @@ function withoutDialect(schema: ObjectJsonSchema): ObjectJsonSchema {
 function draft07Of(
   converter: StandardJSONSchemaV1.Converter,
   io: 'input' | 'output',
-): ObjectJsonSchema | undefined {
+): JsonSchemaObject | undefined {
   try {
     const converted = converter[io]({ target: 'draft-07' });
-    return converted['type'] === 'object' ? (converted as ObjectJsonSchema) : undefined;
+    return io === 'output' || converted['type'] === 'object' ? converted : undefined;
   } catch {
     return undefined; // a library without that target: the 2020-12 form, minus $schema, is sent
   }
@@ -177,18 +189,19 @@ function convertStandard(
     );
   }
   const jsonSchema = converter[io]({ target: 'draft-2020-12' });
-  if (jsonSchema['type'] !== 'object') {
+  if (io === 'input' && jsonSchema['type'] !== 'object') {
     throw new TypeError(
       `The ${role} must describe an object (its JSON Schema root needs "type": "object")`,
     );
   }
   const validate = schema['~standard'].validate.bind(schema['~standard']);
-  let legacy: ObjectJsonSchema | undefined;
+  let legacy: JsonSchemaObject | undefined;
   return {
-    jsonSchema: jsonSchema as ObjectJsonSchema,
+    jsonSchema,
+    objectRoot: jsonSchema['type'] === 'object',
     prototypeKeys: NO_KEYS,
     legacyJsonSchema() {
-      legacy ??= withoutDialect(draft07Of(converter, io) ?? (jsonSchema as ObjectJsonSchema));
+      legacy ??= withoutDialect(draft07Of(converter, io) ?? jsonSchema);
       return legacy;
     },
     validate(value) {
@@ -198,8 +211,12 @@ function convertStandard(
   };
 }
 
-function fromJsonSchema(schema: JsonSchemaInput, role: string): ToolSchema {
-  if (schema.type !== 'object') {
+function fromJsonSchema(
+  schema: OutputJsonSchemaInput,
+  role: string,
+  io: 'input' | 'output',
+): ToolSchema {
+  if (io === 'input' && schema['type'] !== 'object') {
     throw new TypeError(`The ${role} must be a JSON Schema whose root has "type": "object"`);
   }
   let compiled;
@@ -209,10 +226,11 @@ function fromJsonSchema(schema: JsonSchemaInput, role: string): ToolSchema {
     throw new TypeError(`The ${role} is not usable: ${(error as Error).message}`, { cause: error });
   }
   // A private deep copy: later changes to the caller's object cannot change what is listed.
-  const frozen = JSON.parse(JSON.stringify(schema)) as ObjectJsonSchema;
-  let legacy: ObjectJsonSchema | undefined;
+  const frozen = JSON.parse(JSON.stringify(schema)) as JsonSchemaObject;
+  let legacy: JsonSchemaObject | undefined;
   return {
     jsonSchema: frozen,
+    objectRoot: frozen.type === 'object',
     prototypeKeys: NO_KEYS,
     legacyJsonSchema() {
       legacy ??= withoutDialect(frozen);
@@ -227,7 +245,7 @@ function fromJsonSchema(schema: JsonSchemaInput, role: string): ToolSchema {
 
 /** Compiles an input or output schema. Throws a TypeError that names the problem. */
 export function compileToolSchema(
-  schema: SchemaInput,
+  schema: OutputSchemaInput,
   io: 'input' | 'output',
   toolName: string,
 ): ToolSchema {
@@ -235,6 +253,6 @@ export function compileToolSchema(
   let compiled: ToolSchema;
   if (isStandardSchema(schema)) compiled = fromStandard(schema, io, role);
   else if (!isPlainObject(schema)) throw new TypeError(`The ${role} must be an object`);
-  else compiled = fromJsonSchema(schema, role);
+  else compiled = fromJsonSchema(schema, role, io);
   return io === 'input' ? forArguments(compiled, role) : compiled;
 }

@@ -294,7 +294,7 @@ class Rewriter {
     const out: CallToolResult = { ...result, content: changed ? content : result.content };
     if (result.structuredContent !== undefined && this.policy.structuredContent) {
       const structured = this.value(result.structuredContent, '/structuredContent');
-      out.structuredContent = structured as Record<string, unknown>;
+      out.structuredContent = structured;
     }
     return out;
   }

@@ -17,7 +17,7 @@ function profileOf(revision: ProtocolVersion): RevisionProfile {
     revision,
     features,
     tool: (tool) => toolForRevision(tool, features),
-    callToolResult: (result) => callToolResultForRevision(result, features),
+    callToolResult: (result, output) => callToolResultForRevision(result, features, output),
     implementation: (info) => implementationForRevision(info, features),
     serverCapabilities: (capabilities) => serverCapabilitiesForRevision(capabilities, features),
     // The 2025 revisions have no result envelope.

@@ -12,11 +12,33 @@ import type {
   Implementation,
   ResourceLink,
   ServerCapabilities,
+  JsonSchemaObject,
   TextContent,
   Tool,
   ToolAnnotations,
 } from '../../types.js';
+import { isPlainObject } from '../../../jsonrpc/guards.js';
 import type { RevisionFeatures } from '../../versions.js';
+import type { OutputShape } from '../era.js';
+
+/**
+ * An output schema whose root is not an object, as 2025-era peers need one (their schema requires
+ * `type: "object"`): wrapped as `{ result: <schema> }`, the convention of the SDKs, with its
+ * dialect and its `$defs` (or `definitions`) hoisted to the new root so that `#/$defs/…`
+ * references still resolve. An object root is returned as it is.
+ */
+export function objectRootSchema(schema: JsonSchemaObject): JsonSchemaObject {
+  if (schema.type === 'object') return schema;
+  const { $schema, $defs, definitions, ...inner } = schema;
+  const wrapped: JsonSchemaObject = {};
+  if ($schema !== undefined) wrapped.$schema = $schema;
+  wrapped.type = 'object';
+  wrapped['properties'] = { result: inner };
+  wrapped['required'] = ['result'];
+  if ($defs !== undefined) wrapped['$defs'] = $defs;
+  if (definitions !== undefined) wrapped['definitions'] = definitions;
+  return wrapped;
+}
 
 /** A tool definition as a peer of the given revision may see it. */
 export function toolForRevision(tool: Tool, f: RevisionFeatures): Tool {
@@ -31,7 +53,10 @@ export function toolForRevision(tool: Tool, f: RevisionFeatures): Tool {
     }
     if (annotations !== undefined) out.annotations = annotations;
   }
-  if (f.structuredOutput && tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
+  if (f.structuredOutput && tool.outputSchema !== undefined)
+    out.outputSchema = f.anyStructuredContent
+      ? tool.outputSchema
+      : objectRootSchema(tool.outputSchema);
   if (f.icons && tool.icons !== undefined) out.icons = tool.icons;
   if (f.tasks && tool.execution !== undefined) out.execution = tool.execution;
   if (f.contentMeta && tool._meta !== undefined) out._meta = tool._meta;
@@ -124,17 +149,24 @@ export function contentForRevision(
 
 /**
  * A tool result as the revision allows it. Before 2025-06-18 `structuredContent` does not exist,
- * so when a result carries only structured data its JSON becomes a text block.
+ * so when a result carries only structured data its JSON becomes a text block; after, a value
+ * that is no object goes as `{ result: … }` (`output`: see OutputShape).
  */
 export function callToolResultForRevision(
   result: CallToolResult,
   f: RevisionFeatures,
+  output?: OutputShape,
 ): CallToolResult {
   const content = result.content.map((block, i) => contentForRevision(block, f, i));
   const out: CallToolResult = { content };
-  if (result.structuredContent !== undefined) {
-    if (f.structuredOutput) out.structuredContent = result.structuredContent;
-    else if (content.length === 0) {
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    if (f.structuredOutput) {
+      // As the tool's schema is wrapped for these peers, so is its value (see objectRootSchema).
+      const wrap =
+        !f.anyStructuredContent && (output ? !output.objectRoot : !isPlainObject(structured));
+      out.structuredContent = wrap ? { result: structured } : structured;
+    } else if (content.length === 0) {
       content.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
     }
   }
