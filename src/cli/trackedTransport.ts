@@ -50,8 +50,12 @@ export class TrackedTransport implements Transport {
     return this.inner.close();
   }
 
-  setProtocolVersion(version: string, options?: { stateless?: boolean }): void {
+  setProtocolVersion(version: string | undefined, options?: { stateless?: boolean }): void {
     this.inner.setProtocolVersion?.(version, options);
+  }
+
+  get endpointKey(): string | undefined {
+    return this.inner.endpointKey;
   }
 
   get sessionId(): string | undefined {

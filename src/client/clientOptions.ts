@@ -21,7 +21,7 @@ import type { ClientInstrumentation } from './instrumentation.js';
  * 2024-11-05 to 2025-11-25; `modern`, the stateless 2026-07-28 revision (`server/discover`, the
  * revision and capabilities in every request's `_meta`).
  */
-export type ProtocolEra = 'legacy' | 'modern';
+export type ProtocolEra = 'legacy' | 'modern' | 'auto';
 
 /** What the client knows of the server once connected (from `initialize` or `server/discover`). */
 export interface ServerDescription {
@@ -33,7 +33,11 @@ export interface ServerDescription {
 
 /** Client options; every limit has a default (docs/limits.md). */
 export interface ClientOptions extends HandlerCapabilityOptions {
-  /** `legacy` (default) or `modern` (2026-07-28, stateless; tools only). */
+  /**
+   * `legacy` (default: the `initialize` handshake), `modern` (2026-07-28, stateless; tools only),
+   * or `auto`: probe with `server/discover` and fall back to `initialize` when the server does
+   * not answer as a 2026-07-28 server (remembered per process or origin).
+   */
   protocolEra?: ProtocolEra;
   /** Answers to server requests; each one declares its capability. */
   handlers?: ClientHandlers;

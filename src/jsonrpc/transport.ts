@@ -156,7 +156,12 @@ export interface Transport {
    * stateless revision (`stateless`: 2026-07-28) it is told before the first request, and HTTP
    * also mirrors each message's method and name in headers.
    */
-  setProtocolVersion?(version: string, options?: { stateless?: boolean }): void;
+  setProtocolVersion?(version: string | undefined, options?: { stateless?: boolean }): void;
+  /**
+   * What identifies the server this transport reaches, for remembering which protocol era it
+   * speaks (HTTP: the origin; stdio: the command line); undefined when nothing does.
+   */
+  readonly endpointKey?: string | undefined;
   /** The MCP session id the transport carries (Streamable HTTP `Mcp-Session-Id`), once known. */
   readonly sessionId?: string | undefined;
 }

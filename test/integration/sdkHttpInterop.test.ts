@@ -103,6 +103,23 @@ describe('the official SDK client against the toolwire HTTP server', () => {
 });
 
 describe('the toolwire client against the official SDK HTTP server', () => {
+  it('auto era: the 2026 probe is refused, initialize follows on the same endpoint', async () => {
+    const child: ChildProcess = spawn(process.execPath, [SDK_HTTP_SERVER], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    cleanup.push(() => void child.kill('SIGKILL'));
+    const url = await new Promise<string>((resolve) =>
+      child.stdout?.once('data', (c: Buffer) => resolve(c.toString().trim())),
+    );
+    const client = new McpClient({ name: 'toolwire', version: '1' }, { protocolEra: 'auto' });
+    await client.connect(new HttpClientTransport(url));
+    cleanup.push(() => client.close());
+    expect(client.protocolVersion).toBe('2025-11-25');
+    expect(await client.callTool('echo', { message: 'auto' })).toEqual({
+      content: [{ type: 'text', text: 'auto' }],
+    });
+  });
+
   it('lists, calls, validates structured content, sees errors, progress and cancellation', async () => {
     const child: ChildProcess = spawn(process.execPath, [SDK_HTTP_SERVER], {
       stdio: ['ignore', 'pipe', 'pipe'],

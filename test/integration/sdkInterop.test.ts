@@ -129,4 +129,16 @@ describe('the toolwire client against an official SDK stdio server', () => {
     });
     await client.close();
   });
+
+  it('auto era: probes with server/discover, falls back to initialize, speaks 2025-11-25', async () => {
+    const client = new McpClient({ name: 'auto', version: '1' }, { protocolEra: 'auto' });
+    const init = await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [SDK_SERVER], stderr: 'ignore' }),
+    );
+    expect(init.protocolVersion).toBe('2025-11-25');
+    expect(await client.callTool('echo', { message: 'auto' })).toEqual({
+      content: [{ type: 'text', text: 'auto' }],
+    });
+    await client.close();
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * @module Which era a client session is opened in: the one the client was configured for
- * (`protocolEra`), looked up in a table of openers; anything else (unset, or a value the types do
+ * (`protocolEra`: `legacy`, `modern`, or `auto`, which probes), looked up in a table of openers;
+ * anything else (unset, or a value the types do
  * not allow) is the legacy handshake, as it always was. The choice is made here once per
  * `connect()`; nothing behind it asks again.
  */
 import type { ProtocolEra } from '../clientOptions.js';
 import type { EraSession, Opening } from './eraSession.js';
+import { openAuto } from './auto.js';
 import { openLegacy } from './legacy.js';
 import { openModern } from './modern.js';
 
@@ -14,6 +16,7 @@ type Opener = (opening: Opening) => Promise<EraSession>;
 const OPENERS: ReadonlyMap<unknown, Opener> = new Map<ProtocolEra, Opener>([
   ['legacy', openLegacy],
   ['modern', openModern],
+  ['auto', openAuto],
 ]);
 
 /** Opens the session of `era` (default `legacy`) over the opening's connection. */

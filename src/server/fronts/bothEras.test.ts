@@ -71,13 +71,15 @@ describe('one server, both eras, toolwire’s client', () => {
     const handler = createHttpHandler(server(), { onerror: () => {} });
     const fetcher = (input: RequestInfo | URL, init?: RequestInit) =>
       handler.fetch(new Request(input, init));
-    for (const era of ['legacy', 'modern'] as const) {
+    for (const era of ['legacy', 'modern', 'auto'] as const) {
       asked.length = 0;
       const transport = new StreamableHttpClientTransport('http://127.0.0.1:3000/mcp', {
         fetch: fetcher,
       });
       const client = new McpClient({ name: 'c', version: '1' }, options(era));
       await client.connect(transport);
+      // auto probes with server/discover, which this server answers: 2026-07-28.
+      expect(client.protocolVersion, era).toBe(era === 'legacy' ? '2025-11-25' : '2026-07-28');
       const result = await client.callTool('greet', { greeting: 'Hi' });
       expect(result.content, era).toEqual([{ type: 'text', text: 'Hi, Ada' }]);
       // The 2026 client mirrors the argument as Mcp-Param-Region (base64 for non-ASCII), which

@@ -124,6 +124,11 @@ export class ServerExitedError extends LocalError {
 /** Runs an MCP server as a child process and talks to it over its stdin and stdout. */
 export class StdioClientTransport implements Transport {
   readonly networkTransport = 'pipe' as const;
+
+  /** The command line: a client remembers per server process which era it speaks. */
+  get endpointKey(): string {
+    return JSON.stringify([this.options.command, ...(this.options.args ?? [])]);
+  }
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

@@ -93,10 +93,17 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  setProtocolVersion(version: string, options?: { stateless?: boolean }): void {
-    // A stateless revision is Streamable HTTP only: no HTTP+SSE fallback to try.
+  setProtocolVersion(version: string | undefined, options?: { stateless?: boolean }): void {
+    // A stateless revision is Streamable HTTP only: no HTTP+SSE fallback to try. A probe of it
+    // that failed (version reset) leaves the choice to the next message, initialize.
     if (options?.stateless === true) this.decided = true;
+    else if (version === undefined) this.decided = false;
     this.inner.setProtocolVersion?.(version, options);
+  }
+
+  /** The server's origin (see Transport.endpointKey). */
+  get endpointKey(): string | undefined {
+    return this.inner.endpointKey;
   }
 
   closeStream(requestId: RequestId): void {

@@ -103,7 +103,13 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on. */
-  setProtocolVersion(version: string, options?: { stateless?: boolean }): void {
+  /** The server's origin: a client remembers per origin which era it speaks. */
+  get endpointKey(): string {
+    return this.url.origin;
+  }
+
+  /** The revision to send (none: the headers of a client that has not negotiated yet). */
+  setProtocolVersion(version: string | undefined, options?: { stateless?: boolean }): void {
     this.version = version;
     this.stateless = options?.stateless === true;
   }
