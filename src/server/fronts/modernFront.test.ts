@@ -62,7 +62,7 @@ describe('the 2026 front on a connection', () => {
     send('server/discover');
     const response = await next(transport, 'DiscoverResultResponse');
     expect(response['result']).toEqual({
-      supportedVersions: ['2026-07-28'],
+      supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
       capabilities: { logging: {}, tools: { listChanged: true } },
       instructions: 'Use add.',
       resultType: 'complete',

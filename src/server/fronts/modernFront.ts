@@ -58,7 +58,7 @@ export class ModernFront implements ModernServerSide {
     this.dispatcher = new Dispatcher(
       modernHandlerTable(options.services, {
         description: options.description,
-        versions: options.versions,
+        versions: options.served,
         listens: options.listens,
       }),
       options.services.middleware,

@@ -2,9 +2,9 @@
  * @module The 2026 front's own methods: `subscriptions/listen` (modernListen.ts) and
  * `server/discover` (server/discover), which replaces
  * `initialize`: the revisions served, the capabilities, instructions and identity, with cache
- * hints. A client may call it any time, or never. `supportedVersions` lists the 2026 revisions
- * only: a client chooses one of them for the `_meta` of its next requests, which a 2025 revision
- * cannot be (the -32022 answer lists the 2025 ones too, for a client that can fall back).
+ * hints. A client may call it any time, or never. `supportedVersions` lists every revision the
+ * server serves, newest first, as the -32022 answer does: the 2025 ones by `initialize`, the 2026
+ * ones in a request's `_meta` (the conformance suite checks that the two lists agree).
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { Discover, Listen } from '../../protocol/methods.js';
@@ -43,7 +43,7 @@ function discoverResult(
 export interface ModernMethodsOptions {
   /** What `server/discover` says. */
   readonly description: ServerDescription2026;
-  /** The 2026 revisions served. */
+  /** Every revision served, newest first (`supportedVersions`). */
   readonly versions: readonly string[];
   /** The server's open `subscriptions/listen` streams. */
   readonly listens: ListenStreams;
