@@ -10,6 +10,7 @@ import {
   text,
 } from '../../src/server.js';
 import { connect, ERA_REVISIONS, ERAS } from '../support/harness.js';
+import { validateMessage } from '../support/specSchemas.js';
 
 const PNG = 'iVBORw0KGgo=';
 const ann = { audience: ['user' as const], priority: 0.5, lastModified: '2025-05-03T14:30:00Z' };
@@ -69,7 +70,7 @@ function everything(): McpServer {
   return server;
 }
 
-// Every era the harness knows, each revision of it (the 2026 era joins when the server speaks it).
+// Every era the harness knows, each revision of it.
 describe.each(ERAS)('what each revision of the %s era receives', (era) => {
   for (const version of ERA_REVISIONS[era]) {
     it(`${version}: every message validates against the strict official schema`, async () => {
@@ -87,7 +88,8 @@ describe.each(ERAS)('what each revision of the %s era receives', (era) => {
       expect(full?.title !== undefined).toBe(at('2025-06-18'));
       expect(full?.outputSchema !== undefined).toBe(at('2025-06-18'));
       expect(full?.icons !== undefined).toBe(at('2025-11-25'));
-      expect(full?.execution !== undefined).toBe(at('2025-11-25'));
+      // 2026-07-28 has no 2025 tasks: execution is an extension's business there.
+      expect(full?.execution !== undefined).toBe(era === '2025' && at('2025-11-25'));
       expect(full?._meta !== undefined).toBe(at('2025-06-18'));
       expect(full?.annotations !== undefined).toBe(at('2025-03-26'));
       // 2025-03-26 has no Tool.title; the display name travels as annotations.title.
@@ -119,7 +121,37 @@ describe.each(ERAS)('what each revision of the %s era receives', (era) => {
       };
       expect(first.annotations?.lastModified !== undefined).toBe(at('2025-06-18'));
       expect(first._meta !== undefined).toBe(at('2025-06-18'));
-      expect(content._meta).toEqual({ 'com.example/trace': 'abc' });
+      expect(content._meta).toMatchObject({ 'com.example/trace': 'abc' });
     });
   }
+});
+
+describe('the harness’s 2026-07-28 message check', () => {
+  it('fails what the revision forbids: a request without _meta, a result without resultType', () => {
+    const methodOf = () => 'tools/call';
+    expect(
+      validateMessage(
+        '2026-07-28',
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        methodOf,
+      ),
+    ).not.toEqual([]);
+    expect(
+      validateMessage('2026-07-28', { jsonrpc: '2.0', id: 1, result: { content: [] } }, methodOf),
+    ).not.toEqual([]);
+    expect(
+      validateMessage(
+        '2026-07-28',
+        { jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', requestState: 's' } },
+        methodOf,
+      ),
+    ).toEqual([]);
+    expect(
+      validateMessage(
+        '2026-07-28',
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
+        () => undefined,
+      ),
+    ).not.toEqual([]);
+  });
 });

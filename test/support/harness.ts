@@ -7,7 +7,11 @@
 import { McpClient, type ClientOptions } from '../../src/client.js';
 import type { Identity, Transport } from '../../src/jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from '../../src/protocol/versions.js';
+import {
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Revision,
+} from '../../src/protocol/versions.js';
 import type { McpServer, ServerSession } from '../../src/server.js';
 import { createLinkedPair } from '../../src/transports/memory.js';
 import { validateMessage } from './specSchemas.js';
@@ -34,7 +38,7 @@ function methodsById(messages: unknown[]): Map<string | number, string> {
 
 /** Problems found in every message both sides sent (empty when all are valid for `version`). */
 export function wireProblems(
-  version: ProtocolVersion,
+  version: Revision,
   serverSent: unknown[],
   clientSent: unknown[],
   checkClient = true,
@@ -67,18 +71,19 @@ export interface Connected {
 }
 
 /**
- * The protocol eras a test can connect in. Today only the 2025 era (the handshake revisions,
- * 2024-11-05 to 2025-11-25); the stateless 2026 era (2026-07-28) joins when the server speaks it,
- * and every `describe.each(ERAS)` then runs its cases against both.
+ * The protocol eras a test can connect in: the 2025 era (the handshake revisions, 2024-11-05 to
+ * 2025-11-25) and the stateless 2026 era (2026-07-28, the client pinned to it). Every
+ * `describe.each(ERAS)` runs its cases against both.
  */
-export const ERAS = ['2025'] as const;
+export const ERAS = ['2025', '2026'] as const;
 
 /** One protocol era of {@link ERAS}. */
 export type Era = (typeof ERAS)[number];
 
 /** The revisions of each era, oldest first: a test may pin one with `connect`'s `version`. */
-export const ERA_REVISIONS: { readonly [E in Era]: readonly ProtocolVersion[] } = {
+export const ERA_REVISIONS: { readonly [E in Era]: readonly Revision[] } = {
   '2025': SUPPORTED_PROTOCOL_VERSIONS,
+  '2026': MODERN_PROTOCOL_VERSIONS,
 };
 
 /** How {@link connect} connects. */
@@ -86,7 +91,7 @@ export interface ConnectOptions {
   /** The protocol era to speak (the 2025 era, with its handshake, when absent). */
   era?: Era;
   /** The one revision the client accepts (one of the era's {@link ERA_REVISIONS}). */
-  version?: ProtocolVersion;
+  version?: Revision;
   client?: ClientOptions;
   identity?: Identity;
 }
@@ -107,7 +112,27 @@ export async function connect(server: McpServer, options: ConnectOptions = {}): 
 }
 
 /** Connects in the 2025 era: the client's `initialize` handshake over an in-memory pair. */
-async function connect2025(server: McpServer, options: ConnectOptions): Promise<Connected> {
+function connect2025(server: McpServer, options: ConnectOptions): Promise<Connected> {
+  const version = options.version;
+  return connectWith(server, options, {
+    ...(version
+      ? { protocolVersions: [version as (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]] }
+      : {}),
+    ...options.client,
+  });
+}
+
+/** Connects in the 2026 era: the client pinned to 2026-07-28 (`server/discover`, no handshake). */
+function connect2026(server: McpServer, options: ConnectOptions): Promise<Connected> {
+  return connectWith(server, options, { ...options.client, protocolEra: 'modern' });
+}
+
+/** Connects a client with `clientOptions` over an in-memory pair, recording both sides. */
+async function connectWith(
+  server: McpServer,
+  options: ConnectOptions,
+  clientOptions: ClientOptions,
+): Promise<Connected> {
   const [clientEnd, serverEnd] = createLinkedPair();
   const s = recording(serverEnd);
   const c = recording(clientEnd);
@@ -115,12 +140,9 @@ async function connect2025(server: McpServer, options: ConnectOptions): Promise<
     s.transport,
     options.identity ? { identity: options.identity } : {},
   );
-  const client = new McpClient(
-    { name: 'test-client', version: '1.0.0' },
-    { ...(options.version ? { protocolVersions: [options.version] } : {}), ...options.client },
-  );
+  const client = new McpClient({ name: 'test-client', version: '1.0.0' }, clientOptions);
   await client.connect(c.transport);
-  const version = client.protocolVersion as ProtocolVersion;
+  const version = client.protocolVersion as Revision;
   let clientChecked = true;
   const connected: Connected = {
     client,
@@ -139,4 +161,4 @@ async function connect2025(server: McpServer, options: ConnectOptions): Promise<
 /** One connector per era: adding an era to {@link ERAS} fails to compile until it has one. */
 const CONNECTORS: {
   readonly [E in Era]: (server: McpServer, options: ConnectOptions) => Promise<Connected>;
-} = { '2025': connect2025 };
+} = { '2025': connect2025, '2026': connect2026 };

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import type { ProtocolVersion, Revision } from '../../src/protocol/versions.js';
+import type { Revision } from '../../src/protocol/versions.js';
 import { messageProblems } from '../../src/testing/eras/rev2025/wireMessages.js';
 import { WireSchema, type AjvClasses } from '../../src/testing/wireSchema.js';
 import { describeProblem } from '../../src/testing/wireViolation.js';
@@ -74,7 +74,7 @@ export function validateDefinition(
  * `methodOf` maps a response id to the method of the request it answers.
  */
 export function validateMessage(
-  version: ProtocolVersion,
+  version: Revision,
   message: unknown,
   methodOf: (id: string | number) => string | undefined,
 ): string[] {

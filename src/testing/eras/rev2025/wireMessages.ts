@@ -1,10 +1,11 @@
 /**
  * @module Which definition of a revision's schema each JSON-RPC message must satisfy, and the
  * check itself: the envelope, then the request, notification, result or error inside it. These
- * are the 2025 era's messages (its methods, and batches only in 2025-03-26); the 2026 era's
- * check will sit beside this one in eras/.
+ * are the 2025 era's messages (its methods, and batches only in 2025-03-26), and the 2026 era's
+ * (`server/discover`, `subscriptions/listen`, `input_required` results): each schema's tables
+ * keep only the definitions it has.
  */
-import type { ProtocolVersion } from '../../../index.js';
+import type { Revision } from '../../../index.js';
 import type { SchemaProblem, WireSchema } from '../../wireSchema.js';
 
 /**
@@ -26,6 +27,9 @@ const REQUESTS: ReadonlyArray<readonly [request: string, result: string]> = [
   ['GetTaskPayloadRequest', 'CallToolResult'],
   ['ListTasksRequest', 'ListTasksResult'],
   ['CancelTaskRequest', 'CancelTaskResult'],
+  // 2026-07-28 (a schema that lacks a definition leaves it out of its tables).
+  ['DiscoverRequest', 'DiscoverResult'],
+  ['SubscriptionsListenRequest', 'SubscriptionsListenResult'],
 ];
 
 /** The notifications toolwire sends or receives. */
@@ -37,6 +41,7 @@ const NOTIFICATIONS: readonly string[] = [
   'ToolListChangedNotification',
   'RootsListChangedNotification',
   'TaskStatusNotification',
+  'SubscriptionsAcknowledgedNotification',
 ];
 
 /** A revision's tables, by method: the definitions of its requests, results and notifications. */
@@ -95,7 +100,7 @@ function checked(
 /** How {@link messageProblems} reads one message. */
 export interface MessageCheck {
   /** The revision the message travels on, and its (strict) schema. */
-  readonly revision: ProtocolVersion;
+  readonly revision: Revision;
   readonly schema: WireSchema;
   /** The method of the request a response answers (by the response's id), when known. */
   readonly methodOf: (id: string | number) => string | undefined;
@@ -137,7 +142,19 @@ export function messageProblems(check: MessageCheck, message: unknown): SchemaPr
     const { callTool, result: resultOf } = tables(schema);
     const createsTask =
       method === callTool && typeof result === 'object' && result !== null && 'task' in result;
-    const definition = createsTask ? 'CreateTaskResult' : method ? resultOf.get(method) : undefined;
+    // 2026-07-28: a tools/call may be answered input_required (multi-round-trip input).
+    const asksInput =
+      method === callTool &&
+      typeof result === 'object' &&
+      result !== null &&
+      (result as Message)['resultType'] === 'input_required';
+    const definition = createsTask
+      ? 'CreateTaskResult'
+      : asksInput
+        ? 'InputRequiredResult'
+        : method
+          ? resultOf.get(method)
+          : undefined;
     if (definition === undefined)
       return [...envelope, problem(`a response to an unknown request ${String(m['id'])}`)];
     return [...envelope, ...checked(schema, { definition, value: result, under: '/result' })];
