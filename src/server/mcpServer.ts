@@ -31,6 +31,7 @@ import { Dispatcher } from './dispatch/dispatcher.js';
 import { legacyHandlerTable } from './fronts/legacyHandlers.js';
 import type { ModernFront } from './fronts/modernFront.js';
 import { buildModernFront } from './fronts/modernServer.js';
+import { ListChangedNotice } from './notify/listChanged.js';
 import { ListenStreams } from './notify/listenStreams.js';
 import { roundTripOptions, type InputRoundTripOptions } from './input/inputRound.js';
 import { ServerSession, type SessionHost } from './serverSession.js';
@@ -210,9 +211,8 @@ export class McpServer {
   private readonly pageSize: number;
   /** The task runtime, unless tasks are off. */
   readonly tasks: TaskRuntime | undefined;
-  private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly deadlines = new DeadlineSweep();
-  private changes = 0;
+  private readonly notice: ListChangedNotice;
   private readonly pages: ToolPages;
 
   constructor(
@@ -249,10 +249,14 @@ export class McpServer {
       pageSize: this.pageSize,
       cacheHints,
       callerDependent: options.visibility !== undefined,
-      changeCount: () => this.changes,
+      changeCount: () => this.notice.changes,
       isVisible: (entry, session, identity) => this.isVisible(entry, session, identity),
     });
     const report = options.onerror ?? defaultReport;
+    this.notice = new ListChangedNotice(
+      { sessions: this.live, listens: this.listens },
+      options.listChangedDebounceMs ?? 10,
+    );
     this.tasks = options.tasks === false ? undefined : new TaskRuntime(options.tasks ?? {}, report);
     const callDependencies: CallDependencies = {
       findTool: (name, session, identity) => this.findTool(name, session, identity),
@@ -283,7 +287,7 @@ export class McpServer {
     this.host = {
       ...services,
       protocolVersions: sorted,
-      changeCount: () => this.changes,
+      changeCount: () => this.notice.changes,
       initializeResult: (profile, o) => this.initializeResult(profile, o),
       dispatcher: new Dispatcher(legacyHandlerTable(services), this.middleware),
       modern: buildModernFront({
@@ -306,8 +310,7 @@ export class McpServer {
       sessionClosed: (session) => this.live.delete(session as ServerSession),
     };
     this.registry.onChange(() => {
-      this.changes++;
-      this.scheduleListChanged();
+      this.notice.changed();
     });
   }
 
@@ -400,7 +403,7 @@ export class McpServer {
   async close(options: { taskGraceMs?: number } = {}): Promise<void> {
     // Tasks first, while their sessions can still hear how they ended.
     await this.tasks?.drain(options.taskGraceMs ?? 0);
-    if (this.listChangedTimer !== undefined) clearTimeout(this.listChangedTimer);
+    this.notice.stop();
     this.deadlines.stop();
     this.listens.closeAll();
     await Promise.allSettled([...this.live].map((s) => s.close()));
@@ -413,23 +416,7 @@ export class McpServer {
    * what `visibility` decides has changed.
    */
   sendToolListChanged(): void {
-    this.changes++;
-    this.flushListChanged();
-  }
-
-  private flushListChanged(): void {
-    for (const session of this.live) session.notifyToolListChanged(this.changes);
-    this.listens.toolsChanged();
-  }
-
-  private scheduleListChanged(): void {
-    // Nobody to tell (tools registered before connect): a session lists them when it starts.
-    if (this.listChangedTimer !== undefined || this.live.size + this.listens.size === 0) return;
-    this.listChangedTimer = setTimeout(() => {
-      this.listChangedTimer = undefined;
-      this.flushListChanged();
-    }, this.options.listChangedDebounceMs ?? 10);
-    (this.listChangedTimer as { unref?: () => void }).unref?.();
+    this.notice.changedNow();
   }
 
   /**
