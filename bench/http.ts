@@ -3,12 +3,15 @@
  * handlers (the default) and with JSON Schemas and synchronous handlers, the official SDK's
  * (stateful; in its default SSE mode and in its JSON response mode) with the same tools, and a
  * bare node:http server that parses, builds and stringifies each answer (the ceiling), in
- * interleaved rounds (median [min-max] over the rounds). Each client holds its own session over
+ * interleaved rounds (median [min-max] over the rounds). toolwire's server is also driven by
+ * 2026-07-28 clients (stateless: every request with its `_meta` and headers, no session), the
+ * `2026/2025` ratio against its 2025 sessions. Each 2025 client holds its own session over
  * a keep-alive agent. Figures (httpMeasure.ts): calls/s and p50/p99 latency with 1, 16 and 64
  * concurrent clients, the server's CPU time per call at 16 clients, new-session time, RSS after
  * the run.
  */
 import { fileURLToPath } from 'node:url';
+import type { BenchEra } from './httpDriver.js';
 import { HTTP_CLIENTS, HTTP_FIGURES, httpCounts, measureHttp } from './httpMeasure.js';
 import { runBench } from './report.js';
 
@@ -18,6 +21,12 @@ const SERVERS = {
     script: here('./servers/httpToolwire.js'),
     env: {},
     label: 'toolwire async+Zod',
+  },
+  'toolwire-2026': {
+    script: here('./servers/httpToolwire.js'),
+    env: {},
+    era: '2026',
+    label: 'toolwire 2026 stateless',
   },
   'toolwire-sync': {
     script: here('./servers/httpToolwireJson.js'),
@@ -31,7 +40,10 @@ const SERVERS = {
     label: 'SDK (JSON)',
   },
   ceiling: { script: here('./servers/httpCeiling.js'), env: {}, label: 'ceiling' },
-} as const;
+} as const satisfies Record<
+  string,
+  { script: string; env: Record<string, string>; label: string; era?: BenchEra }
+>;
 type Name = keyof typeof SERVERS;
 
 const quick = process.argv.includes('--quick');
@@ -49,11 +61,16 @@ await runBench(
       { header: 'tw/SDK SSE', of: 'toolwire', to: 'sdk' },
       { header: 'tw/SDK JSON', of: 'toolwire', to: 'sdk-json' },
       { header: 'sync/ceiling', of: 'toolwire-sync', to: 'ceiling' },
+      { header: '2026/2025', of: 'toolwire-2026', to: 'toolwire' },
     ],
     note:
       `Server CPU is read from /proc/<pid>/task/*/schedstat (Linux). Calls per client count ` +
       `${HTTP_CLIENTS.map((n) => `${n}: ${counts.calls[n]}`).join(', ')}; ` +
       `${counts.newSessions} new sessions; one session per client on a keep-alive node:http agent.`,
   },
-  (name) => measureHttp(SERVERS[name as Name].script, SERVERS[name as Name].env, counts),
+  (name) => {
+    const server: { script: string; env: Record<string, string>; era?: BenchEra } =
+      SERVERS[name as Name];
+    return measureHttp(server.script, server.env, counts, server.era);
+  },
 );

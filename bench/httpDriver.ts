@@ -124,7 +124,27 @@ function messageOf(text: string): { id?: unknown; result?: unknown; error?: unkn
   return JSON.parse(data.slice(6)) as { id?: unknown };
 }
 
-/** One MCP session of the load driver. */
+/** The protocol era a benchmark client speaks. */
+export type BenchEra = '2025' | '2026';
+
+/** What every 2026-07-28 request carries in `_meta` (there is no session to remember it). */
+const META_2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
+
+/** The headers of a 2026-07-28 `tools/call` of `echo`. */
+const HEADERS_2026: Record<string, string> = {
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'echo',
+};
+
+/**
+ * One MCP client of the load driver: a 2025 session (`initialize`, then its session id on every
+ * request), or a 2026-07-28 client (no session: every request carries its `_meta` and headers).
+ */
 export class BenchSession {
   private sessionId: string | undefined;
   private nextId = 1;
@@ -132,16 +152,19 @@ export class BenchSession {
   constructor(
     private readonly url: URL,
     private readonly agent: Agent,
+    private readonly era: BenchEra = '2025',
   ) {}
 
   private headers(): Record<string, string> {
+    if (this.era === '2026') return HEADERS_2026;
     return this.sessionId
       ? { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': '2025-11-25' }
       : {};
   }
 
-  /** initialize + notifications/initialized. */
+  /** 2025: initialize + notifications/initialized. 2026: nothing (requests stand alone). */
   async open(): Promise<void> {
+    if (this.era === '2026') return;
     const init = await post(
       this.url,
       this.agent,
@@ -180,7 +203,10 @@ export class BenchSession {
         jsonrpc: '2.0',
         id,
         method: 'tools/call',
-        params: { name: 'echo', arguments: { message: 'hello' } },
+        params:
+          this.era === '2026'
+            ? { name: 'echo', arguments: { message: 'hello' }, _meta: META_2026 }
+            : { name: 'echo', arguments: { message: 'hello' } },
       }),
     );
     const message = messageOf(response.text);

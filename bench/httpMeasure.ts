@@ -4,7 +4,7 @@
  * The HTTP benchmark (http.ts) runs it for every server of one build; the before/after
  * comparison (compare.ts) for the toolwire servers of two builds.
  */
-import { agentFor, BenchSession, HttpServerProcess } from './httpDriver.js';
+import { agentFor, BenchSession, HttpServerProcess, type BenchEra } from './httpDriver.js';
 import type { Figure, RoundFigures } from './report.js';
 import { median, msSince, quantile } from './stats.js';
 
@@ -57,32 +57,37 @@ async function load(sessions: BenchSession[], total: number) {
 
 /**
  * Spawns `node <script>` with `env` (a Streamable HTTP server printing its URL, offering `echo`
- * and 999 more tools) and measures every figure of {@link HTTP_FIGURES} on it.
+ * and 999 more tools) and measures every figure of {@link HTTP_FIGURES} on it, its clients
+ * speaking `era` (2026: stateless requests, each with its `_meta`; "new session" is then the
+ * time of a first request).
  */
 export async function measureHttp(
   script: string,
   env: Record<string, string>,
   counts: HttpCounts,
+  era: BenchEra = '2025',
 ): Promise<RoundFigures> {
   const server = new HttpServerProcess(script, env);
   const url = new URL(await server.url);
   const figures: RoundFigures = {};
   try {
-    const warm = new BenchSession(url, agentFor(1));
+    const warm = new BenchSession(url, agentFor(1), era);
     await warm.open();
     for (let i = 0; i < 500; i++) await warm.call();
     const sessionTimes: number[] = [];
     const agent = agentFor(1);
     for (let i = 0; i < counts.newSessions; i++) {
       const t = process.hrtime.bigint();
-      await new BenchSession(url, agent).open();
+      const fresh = new BenchSession(url, agent, era);
+      await fresh.open();
+      if (era === '2026') await fresh.call();
       sessionTimes.push(msSince(t));
     }
     figures['newSession'] = median(sessionTimes);
     for (const clients of HTTP_CLIENTS) {
       const calls = counts.calls[clients] ?? 1000;
       const shared = agentFor(clients);
-      const sessions = Array.from({ length: clients }, () => new BenchSession(url, shared));
+      const sessions = Array.from({ length: clients }, () => new BenchSession(url, shared, era));
       await Promise.all(sessions.map((s) => s.open()));
       await load(sessions, Math.min(1000, calls)); // warm-up at this concurrency
       const cpuBefore = server.cpuNs();

@@ -19,11 +19,17 @@ interface CeilingTarget {
    * `ceiling-zod` where Zod alone costs a multiple of the bare ceiling (cold start), so the bound
    * is on toolwire's own share.
    */
-  reference?: 'ceiling' | 'ceiling-zod';
+  reference?: 'ceiling' | 'ceiling-zod' | 'toolwire';
+  /** The server judged: the default toolwire server unless named (the 2026 clients' row). */
+  of?: string;
 }
 
-/** How each ceiling is named in the goal and reference columns. */
-const CEILING_LABELS = { ceiling: 'ceiling', 'ceiling-zod': 'ceiling+Zod' } as const;
+/** How each reference is named in the goal and reference columns. */
+const CEILING_LABELS = {
+  ceiling: 'ceiling',
+  'ceiling-zod': 'ceiling+Zod',
+  toolwire: 'toolwire 2025 session',
+} as const;
 
 const CEILING_TARGETS: readonly CeilingTarget[] = [
   { bench: 'stdio', key: 'rps64', label: 'stdio calls/s at 64 in flight', op: '>=', bound: 0.8 },
@@ -58,6 +64,15 @@ const CEILING_TARGETS: readonly CeilingTarget[] = [
     label: 'HTTP server CPU µs per call at 16 clients',
     op: '<=',
     bound: 1.5,
+  },
+  {
+    bench: 'http',
+    key: 'cpuUs16',
+    label: 'HTTP 2026 stateless call: server CPU µs, 16 clients',
+    op: '<=',
+    bound: 1.2,
+    of: 'toolwire-2026',
+    reference: 'toolwire',
   },
 ];
 
@@ -96,12 +111,14 @@ export function checkTargets(results: Partial<Record<string, BenchResult>>): Ver
     const r = results[t.bench];
     if (!r) continue;
     const reference = t.reference ?? 'ceiling';
-    const ratio = ratioOf(r, t.key, 'toolwire', reference);
-    const own = ratioOf(r, t.key, 'toolwire', 'ceiling-zod');
+    const of = t.of ?? 'toolwire';
+    if (r.servers[of] === undefined) continue;
+    const ratio = ratioOf(r, t.key, of, reference);
+    const own = ratioOf(r, t.key, of, 'ceiling-zod');
     verdicts.push({
       target: t.label,
       goal: `${t.op} ${t.bound}x ${CEILING_LABELS[reference]}`,
-      toolwire: formatNumber(median(r, 'toolwire', t.key)),
+      toolwire: formatNumber(median(r, of, t.key)),
       reference: `${formatNumber(median(r, reference, t.key))} (${CEILING_LABELS[reference]})`,
       ratio: ratio.toFixed(2),
       ownRatio: Number.isFinite(own) ? own.toFixed(2) : '-',

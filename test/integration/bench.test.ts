@@ -117,6 +117,30 @@ describe('targets', () => {
     expect(verdicts.every((v) => v.ownRatio === '-')).toBe(true);
   });
 
+  it('judges the 2026 stateless call against the 2025 session call, at 1.2x inclusive', () => {
+    const run = (cpu2026: number) =>
+      checkTargets({
+        http: made('http', {
+          toolwire: { cpuUs16: 100 },
+          'toolwire-2026': { cpuUs16: cpu2026 },
+          sdk: { cpuUs16: 500 },
+          'sdk-json': { cpuUs16: 500 },
+          ceiling: { cpuUs16: 80 },
+        }),
+      }).find((v) => v.target.startsWith('HTTP 2026'));
+    expect(run(120)).toMatchObject({ met: true, ratio: '1.20' });
+    expect(run(121)?.met).toBe(false);
+    // A run without the 2026 row judges nothing about it.
+    const without = checkTargets({
+      http: made('http', {
+        toolwire: { cpuUs16: 1 },
+        sdk: { cpuUs16: 2 },
+        ceiling: { cpuUs16: 1 },
+      }),
+    });
+    expect(without.some((v) => v.target.startsWith('HTTP 2026'))).toBe(false);
+  });
+
   it("shows toolwire's own share against the ceiling plus Zod", () => {
     const verdicts = checkTargets({
       stdio: made('stdio', {
