@@ -57,6 +57,12 @@ export interface ClientRequestOptions {
   /** Default: the connection's request timeout. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The key naming this request in a 2026-07-28 `input_required` result (`inputRequests`), and
+   * its answer in the retry. Default: derived from the request's position among the call's
+   * requests and its content. Unique within one call. Ignored on 2025 sessions (push requests).
+   */
+  inputKey?: string;
 }
 
 /**
@@ -277,6 +283,7 @@ export class CallContext implements ToolContext {
       signal,
       timeoutMs: options?.timeoutMs,
       task: this.task,
+      key: options?.inputKey,
     };
     return (this.input ?? this.port.input).ask(request, call);
   }

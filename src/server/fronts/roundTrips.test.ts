@@ -197,6 +197,39 @@ describe('input by round trip (2026-07-28)', () => {
     expect(errorOf(reply).code).toBe(-32602);
   });
 
+  it('names a request by the key the handler gives, and refuses a key used twice', async () => {
+    const s = server();
+    s.registerTool('named', {}, async (_args, { elicit }) => {
+      const who = await elicit(
+        { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+        { inputKey: 'user_name' },
+      );
+      return who.action;
+    });
+    s.registerTool('twice', {}, async (_args, { elicit }) => {
+      const params = {
+        message: 'Again?',
+        requestedSchema: { type: 'object' as const, properties: {} },
+      };
+      await Promise.all([elicit(params, { inputKey: 'k' }), elicit(params, { inputKey: 'k' })]);
+      return 'never';
+    });
+    const { call } = await open(s);
+    const first = inputRequired(await call({ name: 'named' }));
+    expect(first.keys).toEqual(['user_name']);
+    const done = await call({
+      name: 'named',
+      requestState: first.state,
+      inputResponses: { user_name: { action: 'decline' } },
+    });
+    expect(done['result']).toMatchObject({ content: [{ text: 'decline' }] });
+    const twice = await call({ name: 'twice' });
+    expect(twice['result']).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/used twice/) }],
+    });
+  });
+
   it('checks its options', () => {
     expect(() => server({ inputRoundTrips: { secret: 'short' } })).toThrow(/32 bytes/);
     expect(() => server({ inputRoundTrips: { maxRounds: 0 } })).toThrow(/maxRounds/);

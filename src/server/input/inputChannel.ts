@@ -50,6 +50,8 @@ export interface InputCall {
   readonly timeoutMs?: number | undefined;
   /** Set when the call runs as a task. */
   readonly task?: TaskBinding | undefined;
+  /** The key naming the request in a round trip (`ClientRequestOptions.inputKey`), when given. */
+  readonly key?: string | undefined;
 }
 
 /**

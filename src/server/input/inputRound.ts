@@ -21,7 +21,7 @@ import {
   type RoundCall,
   type RoundState,
 } from './requestState.js';
-import { kindOfKey, RoundTripInputChannel } from './roundTripInputChannel.js';
+import { RoundTripInputChannel } from './roundTripInputChannel.js';
 
 /** The server's round-trip settings. */
 export interface RoundTripOptions {
@@ -63,9 +63,8 @@ function invalid(detail: string): RpcError {
 }
 
 /** A client's answer checked for the shape its kind of request has. */
-function checkedAnswer(key: string, value: unknown): unknown {
+function checkedAnswer(key: string, kind: string, value: unknown): unknown {
   if (!isPlainObject(value)) throw invalid(`the answer to "${key.slice(0, 40)}" is not an object`);
-  const kind = kindOfKey(key);
   if (
     kind === 'elicitation' &&
     !['accept', 'decline', 'cancel'].includes(value['action'] as string)
@@ -112,8 +111,9 @@ export class InputRound implements CallRound {
     const responses = this.params?.['inputResponses'];
     if (responses !== undefined && !isPlainObject(responses)) throw invalid('not an object');
     if (responses !== undefined)
-      for (const key of prior.asked)
-        if (Object.hasOwn(responses, key)) answers.set(key, checkedAnswer(key, responses[key]));
+      for (const [key, kind] of Object.entries(prior.asked))
+        if (Object.hasOwn(responses, key))
+          answers.set(key, checkedAnswer(key, kind, responses[key]));
     this.prior = prior;
     this.answers = answers;
   }
@@ -123,8 +123,10 @@ export class InputRound implements CallRound {
     return (this.channelValue ??= new RoundTripInputChannel(capabilities, profile, this.answers));
   }
 
+  /** The call asked for input it was not given (or misused a key, which ends it too). */
   private get waiting(): boolean {
-    return this.channelValue !== undefined && this.channelValue.pending.size > 0;
+    const channel = this.channelValue;
+    return channel !== undefined && (channel.pending.size > 0 || channel.fault !== undefined);
   }
 
   /** Runs the call; its outcome, or `input_required` when it asked for input it was not given. */
@@ -178,7 +180,8 @@ export class InputRound implements CallRound {
 
   /** The `input_required` result of this round, or an error result past the round limit. */
   private async inputRequired(profile: RevisionProfile): Promise<JsonObject> {
-    const pending = (this.channelValue as RoundTripInputChannel).pending;
+    const { pending, kinds, fault } = this.channelValue as RoundTripInputChannel;
+    if (fault) return profile.callToolResult(toolError(fault.message)) as unknown as JsonObject;
     const round = (this.prior?.round ?? 0) + 1;
     const call = await this.call();
     if (round > this.options.maxRounds)
@@ -192,7 +195,7 @@ export class InputRound implements CallRound {
       round,
       expiresAt: Date.now() + this.options.stateTtlMs,
       answers: Object.fromEntries(this.answers),
-      asked: [...pending.keys()],
+      asked: kinds,
     });
     const result: JsonObject = profile.complete({
       inputRequests: Object.fromEntries(pending),

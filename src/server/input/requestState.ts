@@ -26,8 +26,11 @@ export interface RoundState {
   readonly expiresAt: number;
   /** The answers collected in earlier rounds, by input key. */
   readonly answers: Readonly<Record<string, unknown>>;
-  /** The keys asked in the last round: only answers to these are taken from the retry. */
-  readonly asked: readonly string[];
+  /**
+   * The keys asked in the last round, with the kind each asks for: only answers to these are
+   * taken from the retry, each checked for its kind's shape.
+   */
+  readonly asked: Readonly<Record<string, 'sampling' | 'elicitation' | 'roots'>>;
 }
 
 /** The call a state must have been issued for. */

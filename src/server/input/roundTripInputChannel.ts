@@ -6,6 +6,7 @@
  * known across rounds by its key: its position among the call's requests, its kind and a digest
  * of what it asks, so an answer is only ever given to the very question it answers.
  */
+import { LocalError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import { missingCapability } from '../../protocol/eras/rev2026/errors.js';
@@ -27,6 +28,9 @@ export interface WireInputRequest {
   readonly method: string;
   readonly params: JsonObject;
 }
+
+/** What kind of input each pending key asks for (its answer is checked for that kind's shape). */
+export type AskedKinds = Record<string, InputRequest['kind']>;
 
 const KIND_LETTER = { sampling: 's', elicitation: 'e', roots: 'r' } as const;
 
@@ -79,20 +83,17 @@ function keyOf(index: number, request: InputRequest, wire: WireInputRequest): st
   return `${KIND_LETTER[request.kind]}${index}-${hash64(JSON.stringify(wire))}`;
 }
 
-/** The kind of input a key asks for (its first letter). */
-export function kindOfKey(key: string): InputRequest['kind'] | undefined {
-  const letter = key[0];
-  if (letter === 's') return 'sampling';
-  if (letter === 'e') return 'elicitation';
-  if (letter === 'r') return 'roots';
-  return undefined;
-}
-
 /** The input channel of one 2026 call. */
 export class RoundTripInputChannel implements InputChannel {
   private asked = 0;
   /** The requests the call made that its request did not answer, by key. */
   readonly pending: Map<string, WireInputRequest> = new Map();
+  /** The kind of each pending request, by key. */
+  readonly kinds: AskedKinds = {};
+  /** The keys asked in this run (a key names one request of a call). */
+  private readonly used = new Set<string>();
+  /** A key the handler misused: the call ends with this error, not with `input_required`. */
+  fault: LocalError | undefined;
 
   constructor(
     private readonly capabilities: ClientCapabilities,
@@ -105,14 +106,24 @@ export class RoundTripInputChannel implements InputChannel {
     return pushRefusal(request, this.capabilities, this.profile);
   }
 
-  ask<R extends InputRequest>(request: R, _call: InputCall): Promise<InputAnswer<R>> {
+  ask<R extends InputRequest>(request: R, call: InputCall): Promise<InputAnswer<R>> {
     const refused = this.refusal(request);
     // The request did not declare what the call needs: a protocol error (-32021), not a result.
     if (refused) return Promise.reject(missingCapability(requiredFor(request), refused.message));
     const wire = wireOf(request);
-    const key = keyOf(this.asked++, request, wire);
+    const key = call.key ?? keyOf(this.asked, request, wire);
+    this.asked++;
+    if (typeof key !== 'string' || key.length === 0 || key.length > 200 || this.used.has(key)) {
+      this.fault ??= new LocalError(
+        'invalid-tool',
+        `The input key ${JSON.stringify(key).slice(0, 80)} is empty, too long or used twice in one call`,
+      );
+      return Promise.reject(this.fault);
+    }
+    this.used.add(key);
     if (this.answers.has(key)) return Promise.resolve(this.answers.get(key) as InputAnswer<R>);
     this.pending.set(key, wire);
+    this.kinds[key] = request.kind;
     return Promise.reject(new InputPending());
   }
 }
