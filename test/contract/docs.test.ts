@@ -22,6 +22,7 @@ const PAGES = [
   'http',
   'authorization',
   'tasks',
+  'eras',
   'revisions',
   'limits',
   'errors',
