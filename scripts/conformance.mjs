@@ -1,5 +1,6 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, npm's `latest`)
-// against toolwire, plus the two SSE scenarios of 0.2.0-alpha.12 (see SSE_SCENARIOS). It needs
+// against toolwire, plus the two SSE scenarios of 0.2.0-alpha.12 (see SSE_SCENARIOS) and every
+// server scenario 0.2.0-alpha.12 requires for 2025-11-25 and 2026-07-28 (`--requirements`). It needs
 // Node >= 22; all come from the npm registry, installed once per user and version (see TOOLS).
 // `npm run conformance` runs the server suite, the four client scenarios and every client `auth/*`
 // scenario of 0.2.0-alpha.12, and prints the counts.
@@ -207,6 +208,28 @@ export function runNextServerScenario(url, scenario) {
   ]);
 }
 
+/** The revisions whose required server scenarios 0.2.0-alpha.12 runs, each with its baseline. */
+export const REQUIREMENT_REVISIONS = ['2025-11-25', '2026-07-28'];
+
+/**
+ * Every server scenario 0.2.0-alpha.12 requires for `revision` (`--requirements`), at that
+ * revision's wire, against the baseline `test/conformance/expected-failures-<revision>.yml`.
+ */
+export function runServerRequirements(url, revision) {
+  return run(NODE22, [
+    NEXT_SUITE,
+    'server',
+    '--url',
+    url,
+    '--requirements',
+    revision,
+    '--expected-failures',
+    `${root}test/conformance/expected-failures-${revision}.yml`,
+    '-o',
+    `${cache}/results-${revision}`,
+  ]);
+}
+
 /** One client scenario, its test servers kept on 127.0.0.1. */
 export function runClientScenario(scenario) {
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
@@ -336,9 +359,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sse = [];
   for (const scenario of SSE_SCENARIOS)
     sse.push([scenario, await runNextServerScenario(server.url, scenario)]);
+  const required = [];
+  for (const revision of REQUIREMENT_REVISIONS)
+    required.push([revision, await runServerRequirements(server.url, revision)]);
   await server.stop();
   console.log(result.output.slice(result.output.indexOf('=== SUMMARY ===')));
   let failed = result.code !== 0;
+  for (const [revision, r] of required) {
+    console.log(
+      `0.2.0-alpha.12 --requirements ${revision}: ${/Total: .*/.exec(r.output)?.[0] ?? 'no result'} (exit ${r.code})`,
+    );
+    failed ||= r.code !== 0;
+  }
   for (const [scenario, r] of sse) {
     console.log(
       `0.2.0-alpha.12 ${scenario}: ${/Passed: .*/.exec(r.output)?.[0] ?? 'no result'} (exit ${r.code})`,

@@ -1,6 +1,7 @@
 /**
  * The tools contract of the official MCP conformance suite (@modelcontextprotocol/conformance
- * 0.1.16), learned from its scenario sources: one tool per server scenario. Serve it with
+ * 0.1.16), learned from its scenario sources: one tool per server scenario; the 2026-07-28
+ * scenarios of 0.2.0-alpha.12 add theirs (fixtures2026.ts). Serve it with
  * `toolwire serve build/examples/conformance/server.js --http <port>`.
  */
 import {
@@ -14,6 +15,7 @@ import {
 } from 'toolwire';
 import * as z from 'zod';
 import { PNG_1X1, toneWav } from '../everything/media.js';
+import { register2026Fixtures } from './fixtures2026.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -217,11 +219,23 @@ export function createConformanceServer(): McpServer {
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        // Composition and conditionals (2026-07-28 checks they are listed as given).
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },
@@ -239,6 +253,7 @@ export function createConformanceServer(): McpServer {
     },
   );
 
+  register2026Fixtures(server);
   return server;
 }
 

@@ -15,6 +15,8 @@ const suite = conformance as unknown as {
   runServerSuite(url: string): Promise<Run>;
   runNextServerScenario(url: string, scenario: string): Promise<Run>;
   SSE_SCENARIOS: string[];
+  runServerRequirements(url: string, revision: string): Promise<Run>;
+  REQUIREMENT_REVISIONS: string[];
   runClientScenario(scenario: string): Promise<Run>;
   CLIENT_SCENARIOS: string[];
 };
@@ -70,6 +72,40 @@ describe('official MCP conformance suite 0.1.16', () => {
       expect(line?.[1], `${scenario}: every check passes`).toBe(line?.[2]);
       expect(line?.[4], `${scenario}: no warnings`).toBe('0');
       expect(run.code).toBe(0);
+    }
+  }, 300_000);
+
+  it('0.2.0-alpha.12, --requirements 2025-11-25 and 2026-07-28: every required server scenario passes but the baseline’s', async () => {
+    const server = await suite.startConformanceServer();
+    const runs: Array<[string, Run]> = [];
+    try {
+      for (const revision of suite.REQUIREMENT_REVISIONS)
+        runs.push([revision, await suite.runServerRequirements(server.url, revision)]);
+    } finally {
+      await server.stop();
+    }
+    for (const [revision, run] of runs) {
+      const total = /Total: (\d+) passed, (\d+) failed/.exec(run.output);
+      console.log(
+        `conformance 0.2.0-alpha.12 --requirements ${revision}: ${total?.[0] ?? 'no total'}`,
+      );
+      expect(total, run.output.slice(-3000)).not.toBeNull();
+      expect(Number(total?.[1]), `${revision}: checks passed`).toBeGreaterThan(50);
+      expect(run.output, revision).toMatch(/✓ tools-call-simple-text: \d+ passed, 0 failed/);
+      if (revision === '2026-07-28')
+        for (const scenario of [
+          'server-stateless',
+          'http-header-validation',
+          'http-custom-header-server-validation',
+          'json-schema-2020-12',
+          'input-required-result-multi-round',
+          'input-required-result-tampered-state',
+        ])
+          expect(run.output, scenario).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
+      expect(
+        run.code,
+        `${revision}: no failure outside the baseline\n${run.output.slice(-3000)}`,
+      ).toBe(0);
     }
   }, 300_000);
 
