@@ -61,9 +61,16 @@ describe('parseCommand', () => {
         allowLoopbackHttp: false,
       },
       jsonOutput: false,
+      era: 'legacy',
       maxMessageBytes: undefined,
       audit: undefined,
     });
+    expect(parseCommand(['list', '--era', 'auto', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
+      era: 'auto',
+    });
+    expect(() =>
+      parseCommand(['call', 'add', '--era', 'newest', 'http://127.0.0.1:3000/mcp']),
+    ).toThrow(/--era must be one of legacy, modern, auto/);
     expect(parseCommand(['call', 'add', 'https://example.com/mcp', '--arg', 'a=1'])).toMatchObject({
       tool: 'add',
       target: { kind: 'url', url: 'https://example.com/mcp' },
@@ -89,6 +96,7 @@ describe('parseCommand', () => {
       kind: 'list',
       target: { kind: 'command', command: 'node', args: ['s.js', '--verbose'] },
       jsonOutput: false,
+      era: 'legacy',
       maxMessageBytes: undefined,
       audit: undefined,
     });
@@ -118,6 +126,7 @@ describe('parseCommand', () => {
       ],
       json: { c: true },
       jsonOutput: true,
+      era: 'legacy',
       timeoutMs: 500,
       task: false,
       maxMessageBytes: undefined,

@@ -64,11 +64,16 @@ export type ServerTarget =
       allowLoopbackHttp: boolean;
     };
 
+/** `--era`: how the client opens the session (see `ClientOptions.protocolEra`). */
+export type CliEra = 'legacy' | 'modern' | 'auto';
+
 /** `toolwire list <url> | -- <command> [args...]` */
 export interface ListCommand {
   kind: 'list';
   target: ServerTarget;
   jsonOutput: boolean;
+  /** `--era`: `legacy` (default, the initialize handshake), `modern` (2026-07-28) or `auto`. */
+  era: CliEra;
   /** `--audit <file>`: append the audit trail (JSON lines) to this file. */
   audit: string | undefined;
   /** `--max-message-bytes`: the client's message size limit (default: the transport's 4 MiB). */
@@ -90,6 +95,8 @@ export interface CallCommand {
   pairs: Array<[string, string]>;
   json: Record<string, unknown> | undefined;
   jsonOutput: boolean;
+  /** `--era`: see {@link ListCommand.era}. */
+  era: CliEra;
   timeoutMs: number | undefined;
   /** `--task`: run as a task when the tool allows it (tools that require it always are). */
   task: boolean;
@@ -235,6 +242,7 @@ function exposedHostMessage(host: string): string {
 
 const CLIENT_OPTIONS = {
   'json-output': { type: 'boolean' },
+  era: { type: 'string' },
   audit: { type: 'string' },
   header: { type: 'string', multiple: true },
   'max-message-bytes': { type: 'string' },
@@ -276,6 +284,17 @@ export function wantsJsonOutput(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json-output');
 }
 
+const ERAS: readonly CliEra[] = ['legacy', 'modern', 'auto'];
+
+/** `--era`, checked (default `legacy`). */
+function eraOf(values: Record<string, unknown>, command: string): CliEra {
+  const raw = values['era'];
+  if (raw === undefined) return 'legacy';
+  if (!ERAS.includes(raw as CliEra))
+    throw new UsageError(`${command}: --era must be one of ${ERAS.join(', ')}`);
+  return raw as CliEra;
+}
+
 function maxMessageBytesOf(values: Record<string, unknown>, command: string): number | undefined {
   const raw = values['max-message-bytes'] as string | undefined;
   return raw === undefined ? undefined : parseByteSize(raw, '--max-message-bytes', command);
@@ -309,6 +328,7 @@ function parseList(own: string[], target: string[] | undefined): ListCommand {
       allowLoopbackHttp: parsed.values['allow-loopback-http'] === true,
     }),
     jsonOutput: parsed.values['json-output'] === true,
+    era: eraOf(parsed.values, 'list'),
     maxMessageBytes: maxMessageBytesOf(parsed.values, 'list'),
     audit: auditOf(parsed.values['audit'], 'list'),
   };
@@ -353,6 +373,7 @@ function parseCall(own: string[], target: string[] | undefined): CallCommand {
     pairs,
     json: jsonArguments(parsed.values['json']),
     jsonOutput: parsed.values['json-output'] === true,
+    era: eraOf(parsed.values, 'call'),
     timeoutMs,
     task: parsed.values['task'] === true,
     maxMessageBytes: maxMessageBytesOf(parsed.values, 'call'),

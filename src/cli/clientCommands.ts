@@ -4,6 +4,7 @@
  * server down the way the spec says. Ctrl-C cancels what is running; failures are described by
  * failure.ts.
  */
+import { MODERN_PROTOCOL_VERSIONS } from '../protocol/versions.js';
 import type { Writable } from 'node:stream';
 import { renamedFrom } from '../client/approval/renames.js';
 import { toolTextFindings } from '../client/approval/toolText.js';
@@ -143,6 +144,7 @@ async function withSession<T>(
   const client = new McpClient(
     { name: 'toolwire-cli', version: packageVersion() },
     {
+      protocolEra: command.era,
       ...(approval ? { approval } : {}),
       ...(audit ? { audit: audit.sink } : {}),
       handlers: {
@@ -189,13 +191,18 @@ async function withSession<T>(
 export async function listCommand(command: ListCommand, io: CommandIo): Promise<number> {
   return withSession(command, io, async ({ client }, interrupt) => {
     const tools = await client.listTools({ signal: interrupt.signal });
-    if (command.jsonOutput) io.stdout.write(terminalJson({ tools }, 2) + '\n');
+    const protocolVersion = client.protocolVersion;
+    if (command.jsonOutput) io.stdout.write(terminalJson({ protocolVersion, tools }, 2) + '\n');
     else {
       const notes = await listingNotes(tools, serverIdentity(command.target));
       io.stdout.write(
-        tools.length === 0
+        (tools.length === 0
           ? 'No tools.\n'
-          : tools.map((t) => renderTool(t, notes.get(t.name))).join('\n\n') + '\n',
+          : tools.map((t) => renderTool(t, notes.get(t.name))).join('\n\n') + '\n') +
+          // A server that speaks the stateless revision says so (the era --era auto found).
+          (protocolVersion === MODERN_PROTOCOL_VERSIONS[0]
+            ? `\n(protocol ${protocolVersion}: stateless requests, no session)\n`
+            : ''),
       );
     }
     return EXIT.ok;

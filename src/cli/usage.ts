@@ -67,6 +67,7 @@ const CLIENT_OPTIONS: Rows = [
   ['--audit <file>', 'Append the audit trail (JSON lines) to this file'],
   ['--max-message-bytes <n>', 'Largest message accepted from the server (default 4MiB; 16MiB...)'],
   ['--json-output', 'Print JSON on stdout: the answer, or {"error": {...}} for any failure'],
+  ['--era <era>', 'legacy (default: initialize), modern (2026-07-28) or auto (probe, fall back)'],
   ['-h, --help', 'Show this help'],
 ];
 

@@ -10,6 +10,33 @@ function toolwire(...args: string[]) {
 const server = ['--', process.execPath, CLI, 'serve', EVERYTHING];
 
 describe('toolwire CLI', () => {
+  it('speaks the era asked for: --era modern and auto find 2026-07-28 on a toolwire server', () => {
+    for (const era of ['modern', 'auto']) {
+      const text = toolwire('list', '--era', era, ...server);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain('add (Add)');
+      expect(text.stdout).toMatch(/\(protocol 2026-07-28: stateless requests, no session\)\n$/);
+      const call = toolwire(
+        'call',
+        '--yes',
+        '--era',
+        era,
+        'add',
+        '--arg',
+        'a=1',
+        '--arg',
+        'b=2',
+        ...server,
+      );
+      expect(call).toMatchObject({ code: 0, stdout: '{"sum":3}\n' });
+    }
+    const legacy = JSON.parse(toolwire('list', '--json-output', ...server).stdout) as {
+      protocolVersion: string;
+    };
+    expect(legacy.protocolVersion).toBe('2025-11-25');
+    expect(toolwire('list', ...server).stdout).not.toContain('(protocol');
+  });
+
   it('lists tools readably and as JSON', () => {
     const text = toolwire('list', ...server);
     expect(text.code).toBe(0);

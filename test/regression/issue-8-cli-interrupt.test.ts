@@ -89,6 +89,7 @@ describe('Ctrl-C during call', () => {
         pairs: [],
         json: undefined,
         jsonOutput: false,
+        era: 'legacy',
         timeoutMs: undefined,
         task: false,
         maxMessageBytes: undefined,
