@@ -5,7 +5,7 @@
  * headers, and `input_required` results answered by the client's handlers and sent again.
  */
 import type { Connection } from '../../jsonrpc/connection.js';
-import { LocalError } from '../../jsonrpc/errors.js';
+import { ErrorCode, LocalError, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { CallTool, Discover, ListTools } from '../../protocol/methods.js';
 import type { Tool } from '../../protocol/types.js';
@@ -108,6 +108,60 @@ class ModernSession implements EraSession {
     });
   }
 
+  /** The request options of a call of `name`: its `Mcp-Param-*` headers as last listed. */
+  private callOptions(name: string, params: JsonObject, options: CallSendOptions) {
+    const headers = this.paramHeaders.get(name);
+    return {
+      ...callRequestOptions(options),
+      ...(headers
+        ? { headers: paramHeaderValues(headers, params['arguments'] as Record<string, unknown>) }
+        : {}),
+    };
+  }
+
+  /**
+   * The tools' `x-mcp-header` annotations as the server lists them now: a -32020 on a call's
+   * `Mcp-Param-*` headers means the tool's input schema changed since the last listing.
+   */
+  private async relist(connection: Connection, signal: AbortSignal | undefined): Promise<void> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const raw = await this.listPage(connection, cursor, signal);
+      if (Array.isArray(raw['tools'])) tools.push(...(raw['tools'] as Tool[]));
+      const next = raw['nextCursor'];
+      if (typeof next !== 'string') break;
+      cursor = next;
+    }
+    this.keepTools(tools);
+  }
+
+  /** The first request of a call; after a -32020 (headers disagreeing), re-listed and sent once more. */
+  private async firstRequest(
+    connection: Connection,
+    params: JsonObject,
+    options: CallSendOptions,
+  ): Promise<JsonObject> {
+    const name = params['name'] as string;
+    const send = () => {
+      const sendOptions = this.callOptions(name, params, options);
+      // The call's scope goes with its first request only (rounds of input are their own).
+      return connection.request(
+        CallTool.method,
+        this.withMeta(params),
+        options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
+      );
+    };
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+      // The streamable-http page: re-list to learn the tool's current headers, then retry.
+      await this.relist(connection, options.signal);
+      return await send();
+    }
+  }
+
   /** One `tools/call` with its `Mcp-Param-*` headers, sent again with the client's answers while the server asks for input. */
   async sendCall(
     connection: Connection,
@@ -115,19 +169,8 @@ class ModernSession implements EraSession {
     options: CallSendOptions,
   ): Promise<JsonObject> {
     const name = params['name'] as string;
-    const headers = this.paramHeaders.get(name);
-    const sendOptions = {
-      ...callRequestOptions(options),
-      ...(headers
-        ? { headers: paramHeaderValues(headers, params['arguments'] as Record<string, unknown>) }
-        : {}),
-    };
-    // The call's scope goes with its first request only (rounds of input are requests of their own).
-    let raw = await connection.request(
-      CallTool.method,
-      this.withMeta(params),
-      options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
-    );
+    let raw = await this.firstRequest(connection, params, options);
+    const sendOptions = this.callOptions(name, params, options);
     for (let round = 1; checkResultType(raw, CallTool.method) === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS)
         throw new LocalError(
