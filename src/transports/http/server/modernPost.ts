@@ -7,7 +7,6 @@
  * requires (the 2025 rule was the opposite). Errors keep the request's id, with the status the
  * page gives: 400 for the typed errors and malformed `_meta`, 404 for an unknown method.
  */
-import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
 import { Deferred } from '../../../jsonrpc/deferred.js';
 import { ErrorCode, RpcError, toRpcError } from '../../../jsonrpc/errors.js';
 import { classifyMessage, type Classified } from '../../../jsonrpc/guards.js';
@@ -24,6 +23,7 @@ import { headerProblem, paramHeaderProblem } from './eras/rev2026.js';
 import { JSON_HEADERS, SseChannel, type HttpExchange, type HttpReply } from './exchange.js';
 import type { StatelessChannel, StatelessEndpoint, StatelessOutcome } from './statelessEndpoint.js';
 import { failureReply } from './httpStatus.js';
+import { decodedBody } from './postBody.js';
 import { acceptsJsonAndSse, isJsonContentType } from './requestGuards.js';
 
 /** What the 2026 POSTs of a handler share. */
@@ -65,19 +65,8 @@ export class ModernPosts {
       );
     if (!isJsonContentType(exchange.header))
       return failureReply('unsupportedMediaType', 'Content-Type must be application/json');
-    const body = await exchange.body(this.options.maxBodyBytes);
-    if (!body.ok)
-      return body.reason === 'too-large'
-        ? failureReply('tooLarge', `The body exceeds ${this.options.maxBodyBytes} bytes`, {
-            connection: 'close',
-          })
-        : failureReply('parse', 'Parse error: the body is not valid UTF-8');
-    const decoded = decodeMessage(body.text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
-    if (!decoded.ok)
-      return failureReply(
-        decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
-        decoded.error.message,
-      );
+    const decoded = decodedBody(await exchange.body(this.options.maxBodyBytes), this.options);
+    if (!decoded.ok) return decoded.reply;
     if (Array.isArray(decoded.value))
       return failureReply('invalidMessage', 'Batches are not part of protocol revision 2026-07-28');
     const classified = classifyMessage(decoded.value);

@@ -4,7 +4,7 @@
  * beside it (legacySse.ts). `fetch(Request)` is the web-standard entry; the core, `handle()`, works
  * on a minimal exchange so the Node adapter can skip web streams (see exchange.ts for why).
  */
-import { decodeMessage, DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
+import { DEFAULT_MAX_DEPTH } from '../../../jsonrpc/decode.js';
 import type { Identity } from '../../../jsonrpc/transport.js';
 import { DEFAULT_MAX_BODY_BYTES, type BodyResult } from '../shared/body.js';
 import { isLoopbackHost } from '../shared/loopback.js';
@@ -17,6 +17,7 @@ import { ModernPosts } from './modernPost.js';
 import { NO_HEADERS, type HttpExchange, type HttpReply } from './exchange.js';
 import type { AuthResult, StreamableHttpOptions } from './handlerOptions.js';
 import { failureReply } from './httpStatus.js';
+import { decodedBody } from './postBody.js';
 import { LegacySseEndpoints } from './legacySse.js';
 import { checkMessages, type CheckedPost } from './postMessages.js';
 import { acceptsJsonAndSse, acceptsSse, isJsonContentType, OriginGuard } from './requestGuards.js';
@@ -284,19 +285,11 @@ export class StreamableHttpHandler {
 
   /** The messages of a POST's body, delivered to their session (created for `initialize`). */
   private deliver(exchange: HttpExchange, caller: Caller, body: BodyResult): Reply {
-    if (!body.ok) {
-      return body.reason === 'too-large'
-        ? failureReply('tooLarge', `The body exceeds ${this.maxBody} bytes`, {
-            connection: 'close',
-          })
-        : failureReply('parse', 'Parse error: the body is not valid UTF-8');
-    }
-    const decoded = decodeMessage(body.text, this.options.maxDepth ?? DEFAULT_MAX_DEPTH);
-    if (!decoded.ok)
-      return failureReply(
-        decoded.error.code === -32700 ? 'parse' : 'invalidMessage',
-        decoded.error.message,
-      );
+    const decoded = decodedBody(body, {
+      maxBodyBytes: this.maxBody,
+      maxDepth: this.options.maxDepth,
+    });
+    if (!decoded.ok) return decoded.reply;
     const post = checkMessages(decoded.value);
     if (typeof post === 'string') return failureReply('invalidMessage', post);
     const denied = this.oauth?.callScopesProblem(post.classified, caller.identity);
