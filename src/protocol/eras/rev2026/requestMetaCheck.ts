@@ -28,8 +28,18 @@ export interface ModernRequestMeta {
   readonly progressToken: ProgressToken | undefined;
 }
 
+/**
+ * -32602 for a malformed `_meta`: its own class, because over HTTP it is answered 400 where
+ * other -32602 errors (an unknown tool) are 200, and the transport tells them apart by it.
+ */
+export class RequestMetaError extends RpcError {
+  constructor(detail: string) {
+    super(ErrorCode.InvalidParams, `Invalid request _meta: ${detail}`);
+  }
+}
+
 function malformed(detail: string): RpcError {
-  return new RpcError(ErrorCode.InvalidParams, `Invalid request _meta: ${detail}`);
+  return new RequestMetaError(detail);
 }
 
 function isImplementation(value: unknown): value is Implementation {

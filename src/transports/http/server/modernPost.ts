@@ -1,8 +1,9 @@
 /**
  * @module A POST of revision 2026-07-28 (basic/transports/streamable-http): one request, no
  * session, served by the server's 2026 front. The headers must say what the body says (-32020);
- * `_meta` is checked before anything runs (-32602, -32022); the answer is JSON when the request
- * is answered without sending anything first, else an SSE stream of the request's own
+ * the front reads `_meta` once (its -32602 is a `RequestMetaError`, so it gets status 400; and
+ * -32022); the answer is JSON when the request is answered without sending anything first, else
+ * an SSE stream of the request's own
  * notifications and then its response. Closing the connection cancels the request, as the page
  * requires (the 2025 rule was the opposite). Errors keep the request's id, with the status the
  * page gives: 400 for the typed errors and malformed `_meta`, 404 for an unknown method.
@@ -16,7 +17,7 @@ import { encodeMessage } from '../../../jsonrpc/rawJson.js';
 import type { Identity, TransportNetwork } from '../../../jsonrpc/transport.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from '../../../jsonrpc/types.js';
 import { isModernRequestError } from '../../../protocol/eras/rev2026/errors.js';
-import { readRequestMeta } from '../../../protocol/eras/rev2026/requestMetaCheck.js';
+import { RequestMetaError } from '../../../protocol/eras/rev2026/requestMetaCheck.js';
 import { formatSseEvent, SSE_HEADERS } from '../shared/sse.js';
 import type { Caller } from './caller.js';
 import { headerProblem, paramHeaderProblem } from './eras/rev2026.js';
@@ -39,14 +40,15 @@ export interface ModernPostOptions {
 }
 
 /** The status of an error answer (basic/transports/streamable-http §Status codes). */
-function statusOf(code: number, metaRefused: boolean): number {
-  if (metaRefused || isModernRequestError(code)) return 400;
+function statusOf(error: RpcError): number {
+  const code = error.code;
+  if (error instanceof RequestMetaError || isModernRequestError(code)) return 400;
   return code === ErrorCode.MethodNotFound ? 404 : 200;
 }
 
-function errorReply(id: RequestId | null, error: RpcError, metaRefused = false): HttpReply {
+function errorReply(id: RequestId | null, error: RpcError): HttpReply {
   return {
-    status: statusOf(error.code, metaRefused),
+    status: statusOf(error),
     headers: JSON_HEADERS,
     body: JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }),
   };
@@ -99,15 +101,9 @@ export class ModernPosts {
   ): HttpReply | Promise<HttpReply> {
     const { exchange, caller } = post;
     const request = classified.message;
-    const { endpoint } = this.options;
     const mismatch =
       headerProblem(exchange.header, request) ?? this.paramProblem(exchange, request);
     if (mismatch) return errorReply(request.id, mismatch);
-    try {
-      readRequestMeta(request.params, endpoint.versions, endpoint.served);
-    } catch (error) {
-      return errorReply(request.id, toRpcError(error), true);
-    }
     const denied = this.options.callScopesProblem?.([classified], caller.identity);
     if (denied) return denied;
     return new PostedRequest(this.options, post, request).answer();

@@ -23,10 +23,6 @@ export type StatelessOutcome = JsonObject | Promise<JsonObject> | Deferred<JsonO
 
 /** The server's 2026 front as the HTTP handler reaches it. */
 export interface StatelessEndpoint {
-  /** The 2026 revisions served. */
-  readonly versions: readonly string[];
-  /** Every revision served, newest first (a -32022 answer lists them). */
-  readonly served: readonly string[];
   /** The `x-mcp-header` annotations of the enabled tool `name` (undefined: none, or no such tool). */
   paramHeaders(name: string): readonly ParamHeader[] | undefined;
   serve(
