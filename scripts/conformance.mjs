@@ -2,8 +2,8 @@
 // against toolwire, plus the two SSE scenarios of 0.2.0-alpha.12 (see SSE_SCENARIOS) and every
 // server scenario 0.2.0-alpha.12 requires for 2025-11-25 and 2026-07-28 (`--requirements`). It needs
 // Node >= 22; all come from the npm registry, installed once per user and version (see TOOLS).
-// `npm run conformance` runs the server suite, the four client scenarios and every client `auth/*`
-// scenario of 0.2.0-alpha.12, and prints the counts.
+// `npm run conformance` runs the server suite, the four client scenarios, every client `auth/*`
+// scenario of 0.2.0-alpha.12 and its 2026-07-28 client scenarios, and prints the counts.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -95,6 +95,22 @@ export const AUTH_SCENARIOS = [
   'auth/dpop-nonce',
   'auth/wif-jwt-bearer',
 ];
+/**
+ * The client scenarios 0.2.0-alpha.12 requires for 2026-07-28 besides `auth/*`: its `draft` suite
+ * runs all but `tools_call` at that revision; `tools_call` runs at it on its own (see
+ * runNextClientScenarios).
+ */
+export const MODERN_CLIENT_SCENARIOS = [
+  'tools_call',
+  'request-metadata',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
+/** Every client scenario of 0.2.0-alpha.12 that runNextClientScenarios sorts. */
+export const NEXT_CLIENT_SCENARIOS = [...AUTH_SCENARIOS, ...MODERN_CLIENT_SCENARIOS];
 export const NEXT_EXPECTED_FAILURES = `${root}test/conformance/expected-failures-next.yml`;
 
 const installed = (dir) =>
@@ -256,15 +272,21 @@ export function checkCounts(output) {
 }
 
 /**
- * The suites of 0.2.0-alpha.12 that together hold every `auth/*` client scenario. One suite run
- * starts the suite's process once and its scenarios side by side, instead of once per scenario
- * (about 1.5 s of CPU each); `draft` also holds six scenarios that are not `auth/*`, which are
- * run and ignored.
+ * The runs of 0.2.0-alpha.12 that together hold every scenario of {@link NEXT_CLIENT_SCENARIOS}:
+ * four suites (one suite run starts the suite's process once and its scenarios side by side,
+ * instead of once per scenario, about 1.5 s of CPU each; `draft` holds the 2026-07-28 ones) and
+ * `tools_call` at 2026-07-28, which no suite runs at that revision.
  */
-const AUTH_SUITES = ['auth', 'backcompat', 'extensions', 'draft'];
+const NEXT_CLIENT_RUNS = [
+  { dir: 'auth', args: ['--suite', 'auth'] },
+  { dir: 'backcompat', args: ['--suite', 'backcompat'] },
+  { dir: 'extensions', args: ['--suite', 'extensions'] },
+  { dir: 'draft', args: ['--suite', 'draft'] },
+  { dir: 'modern', args: ['--scenario', 'tools_call', '--spec-version', '2026-07-28'] },
+];
 
-/** Runs one client suite of 0.2.0-alpha.12, writing each scenario's checks under `outputDir`. */
-function runNextClientSuite(suite, outputDir) {
+/** One client run of 0.2.0-alpha.12 (`selection`: its suite or scenario), checks saved under `outputDir`. */
+function runNextClient(selection, outputDir) {
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
   return run(NODE22, [
     '--import',
@@ -273,8 +295,7 @@ function runNextClientSuite(suite, outputDir) {
     'client',
     '--command',
     command,
-    '--suite',
-    suite,
+    ...selection,
     '--timeout',
     '30000',
     '-o',
@@ -313,23 +334,24 @@ function countChecks(checks) {
 }
 
 /**
- * Runs every auth scenario (the suites of {@link AUTH_SUITES}, one after another) and sorts them:
+ * Runs every scenario of {@link NEXT_CLIENT_SCENARIOS} ({@link NEXT_CLIENT_RUNS}, one after
+ * another) and sorts them:
  * `passed` (every check passed, no warning), `expected` (failing, and listed in the baseline of
  * expected failures), `failed` (anything else, a listed scenario that passes included: the
  * baseline is stale). Resolves with the lists, a line per scenario and the suites' output.
  */
-export async function runAuthScenarios() {
-  const dir = `${cache}/results-auth`;
+export async function runNextClientScenarios() {
+  const dir = `${cache}/results-client`;
   rmSync(dir, { recursive: true, force: true });
   const outputs = [];
-  for (const suite of AUTH_SUITES) {
-    const r = await runNextClientSuite(suite, join(dir, suite));
-    outputs.push(`--- suite ${suite} (exit ${r.code})\n${r.output}`);
+  for (const { dir: name, args } of NEXT_CLIENT_RUNS) {
+    const r = await runNextClient(args, join(dir, name));
+    outputs.push(`--- ${args.join(' ')} (exit ${r.code})\n${r.output}`);
   }
   const baseline = baselineScenarios();
   const sorted = { passed: [], expected: [], failed: [], lines: [], output: outputs.join('\n') };
-  for (const scenario of AUTH_SCENARIOS) {
-    const checks = AUTH_SUITES.map((suite) => savedChecks(join(dir, suite), scenario)).find(
+  for (const scenario of NEXT_CLIENT_SCENARIOS) {
+    const checks = NEXT_CLIENT_RUNS.map((r) => savedChecks(join(dir, r.dir), scenario)).find(
       (found) => found !== undefined,
     );
     const counts = checks && countChecks(checks);
@@ -384,12 +406,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
     failed ||= r.code !== 0;
   }
-  const auth = await runAuthScenarios();
-  console.log(`\nclient auth/* scenarios of 0.2.0-alpha.12:\n${auth.lines.join('\n')}`);
+  const next = await runNextClientScenarios();
+  console.log(`\nclient scenarios of 0.2.0-alpha.12:\n${next.lines.join('\n')}`);
   console.log(
-    `auth: ${auth.passed.length} passed, ${auth.expected.length} expected failures (extensions), ` +
-      `${auth.failed.length} failed`,
+    `client: ${next.passed.length} passed, ${next.expected.length} expected failures (extensions), ` +
+      `${next.failed.length} failed`,
   );
-  failed ||= auth.failed.length > 0;
+  failed ||= next.failed.length > 0;
   process.exitCode = failed ? 1 : 0;
 }

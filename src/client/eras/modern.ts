@@ -24,6 +24,7 @@ import { statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js
 import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
 import { answerInputRequests } from '../input/inputRequests.js';
+import { withVersionRetry } from './versionRetry.js';
 import {
   callRequestOptions,
   openingRequestOptions,
@@ -79,10 +80,14 @@ class ModernSession implements EraSession {
     cursor: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<JsonObject> {
-    const raw = await connection.request(
-      ListTools.method,
-      this.withMeta(cursor === undefined ? {} : { cursor }),
-      signal ? { signal } : {},
+    const raw = await withVersionRetry(
+      () =>
+        connection.request(
+          ListTools.method,
+          this.withMeta(cursor === undefined ? {} : { cursor }),
+          signal ? { signal } : {},
+        ),
+      VERSION,
     );
     if (checkResultType(raw, ListTools.method) !== 'complete')
       throw new LocalError('invalid-response', `The ${ListTools.method} result asks for input`);
@@ -146,10 +151,14 @@ class ModernSession implements EraSession {
     const send = () => {
       const sendOptions = this.callOptions(name, params, options);
       // The call's scope goes with its first request only (rounds of input are their own).
-      return connection.request(
-        CallTool.method,
-        this.withMeta(params),
-        options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
+      return withVersionRetry(
+        () =>
+          connection.request(
+            CallTool.method,
+            this.withMeta(params),
+            options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
+          ),
+        VERSION,
       );
     };
     try {
@@ -186,7 +195,10 @@ class ModernSession implements EraSession {
       const next: JsonObject = { ...params };
       if (inputResponses) next['inputResponses'] = inputResponses;
       if (typeof state === 'string') next['requestState'] = state;
-      raw = await connection.request(CallTool.method, this.withMeta(next), sendOptions);
+      raw = await withVersionRetry(
+        () => connection.request(CallTool.method, this.withMeta(next), sendOptions),
+        VERSION,
+      );
     }
     return raw;
   }
@@ -213,10 +225,14 @@ export async function openModern(opening: Opening): Promise<EraSession> {
   opening.transport.setProtocolVersion?.(VERSION, { stateless: true });
   const meta = statelessRequestMeta(VERSION, { capabilities, info: opening.clientInfo });
   const found = parseDiscoverResult(
-    await opening.connection.request(
-      Discover.method,
-      { _meta: meta },
-      openingRequestOptions(opening.options),
+    await withVersionRetry(
+      () =>
+        opening.connection.request(
+          Discover.method,
+          { _meta: meta },
+          openingRequestOptions(opening.options),
+        ),
+      VERSION,
     ),
   );
   if (!found.supportedVersions.includes(VERSION))

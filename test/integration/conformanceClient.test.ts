@@ -1,6 +1,6 @@
-// Every client `auth/*` scenario of the official MCP conformance suite 0.2.0-alpha.12, run
-// against toolwire's conformance client (examples/conformance/client.ts) with its OAuth client,
-// suite by suite (scripts/conformance.mjs).
+// Every client `auth/*` scenario of the official MCP conformance suite 0.2.0-alpha.12 and every
+// other client scenario it requires for 2026-07-28, run against toolwire's conformance client
+// (examples/conformance/client.ts) with its OAuth client, suite by suite (scripts/conformance.mjs).
 // The counts are printed. The extensions toolwire does not implement are expected failures
 // (test/conformance/expected-failures-next.yml); every other scenario passes every check, the
 // 2026-07-28 ones on the stateless revision.
@@ -17,8 +17,8 @@ interface Sorted {
 }
 const suite = conformance as unknown as {
   ensureConformance(): void;
-  runAuthScenarios(): Promise<Sorted>;
-  AUTH_SCENARIOS: string[];
+  runNextClientScenarios(): Promise<Sorted>;
+  NEXT_CLIENT_SCENARIOS: string[];
 };
 
 /** The scenarios issue 12 names: each must pass outright. */
@@ -52,6 +52,17 @@ const REQUIRED = [
   'auth/2025-03-26-oauth-endpoint-fallback',
 ];
 
+/** The client scenarios 2026-07-28 requires besides auth: each must pass outright, at 2026-07-28. */
+const MODERN = [
+  'tools_call',
+  'request-metadata',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
+
 const EXTENSIONS = [
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
@@ -61,21 +72,23 @@ const EXTENSIONS = [
   'auth/wif-jwt-bearer',
 ];
 
-describe('official MCP conformance suite 0.2.0-alpha.12: client auth/* scenarios', () => {
+describe('official MCP conformance suite 0.2.0-alpha.12: client scenarios', () => {
   beforeAll(() => suite.ensureConformance(), 180_000);
 
   it('passes every required scenario; only extensions fail, as the baseline expects', async () => {
-    const sorted = await suite.runAuthScenarios();
+    const sorted = await suite.runNextClientScenarios();
     console.log(
-      `conformance 0.2.0-alpha.12 client auth/*\n${sorted.lines.join('\n')}\n` +
-        `auth: ${sorted.passed.length} passed, ${sorted.expected.length} expected failures, ` +
+      `conformance 0.2.0-alpha.12 client\n${sorted.lines.join('\n')}\n` +
+        `client: ${sorted.passed.length} passed, ${sorted.expected.length} expected failures, ` +
         `${sorted.failed.length} failed`,
     );
     expect(sorted.failed, `${sorted.lines.join('\n')}\n${sorted.output}`).toEqual([]);
-    for (const scenario of REQUIRED) expect(sorted.passed, scenario).toContain(scenario);
+    for (const scenario of [...REQUIRED, ...MODERN])
+      expect(sorted.passed, scenario).toContain(scenario);
     expect(sorted.expected.sort()).toEqual([...EXTENSIONS].sort());
-    expect(REQUIRED.length + EXTENSIONS.length, 'every scenario is accounted for').toBe(
-      suite.AUTH_SCENARIOS.length,
-    );
+    expect(
+      REQUIRED.length + MODERN.length + EXTENSIONS.length,
+      'every scenario is accounted for',
+    ).toBe(suite.NEXT_CLIENT_SCENARIOS.length);
   }, 240_000);
 });
