@@ -2,6 +2,8 @@
  * @module `toolwire/client`: the MCP tools client, its approval policy and audit trail.
  */
 export { McpClient } from './client/mcpClient.js';
+export { ResponseCache } from './client/cache/responseCache.js';
+export type { CacheRequest, ResponseCacheOptions } from './client/cache/responseCache.js';
 export type {
   CallToolOptions,
   ClientOptions,

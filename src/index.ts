@@ -84,7 +84,7 @@ export type {
   UnstructuredReturn,
   UriCheck,
 } from './server.js';
-export { fingerprintTool, McpClient, MemoryApprovalStore } from './client.js';
+export { fingerprintTool, McpClient, MemoryApprovalStore, ResponseCache } from './client.js';
 export type {
   ApprovalDecision,
   ApprovalPolicy,
@@ -111,12 +111,15 @@ export type {
   ServerDescription,
   ServerRequestContext,
   WalkOptions,
+  CacheRequest,
+  ResponseCacheOptions,
 } from './client.js';
 export { createLinkedPair, InMemoryTransport } from './transports/memory.js';
 export type { LinkedPairOptions } from './transports/memory.js';
 export { ErrorCode, LocalError, RpcError } from './jsonrpc/errors.js';
 export type { ErrorCodeValue, LocalErrorCode } from './jsonrpc/errors.js';
 export type {
+  CacheContext,
   Identity,
   MessageInfo,
   PeerAddress,

@@ -58,6 +58,10 @@ export class TrackedTransport implements Transport {
     return this.inner.endpointKey;
   }
 
+  get cacheContext(): Transport['cacheContext'] {
+    return this.inner.cacheContext?.bind(this.inner);
+  }
+
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }

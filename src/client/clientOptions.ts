@@ -13,6 +13,7 @@ import type {
 import type { ProtocolVersion, Revision } from '../protocol/versions.js';
 import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import type { ApprovalPolicy, AuditSink } from './approval/policy.js';
+import type { ResponseCache } from './cache/responseCache.js';
 import type { ClientHandlers, HandlerCapabilityOptions } from './input/handlers.js';
 import type { ClientInstrumentation } from './instrumentation.js';
 
@@ -39,6 +40,19 @@ export interface ClientOptions extends HandlerCapabilityOptions {
    * not answer as a 2026-07-28 server (remembered per process or origin).
    */
   protocolEra?: ProtocolEra;
+  /**
+   * Where results with 2026-07-28 cache hints (`ttlMs`, `cacheScope`) are kept: `tools/list`
+   * pages are served from it while fresh. Default: a cache of this client's own (1000 entries).
+   * Pass one {@link ResponseCache} to several clients to share `public` results between them
+   * (`private` ones stay per credential); `false` caches nothing.
+   */
+  responseCache?: ResponseCache | false;
+  /**
+   * On 2026-07-28 sessions with a server that announces tool changes: keep a
+   * `subscriptions/listen` stream open for them (the catalog and `onToolsChanged` follow it).
+   * Default: true when `onToolsChanged` is set.
+   */
+  listen?: boolean;
   /** Answers to server requests; each one declares its capability. */
   handlers?: ClientHandlers;
   /** Extra capabilities (e.g. `experimental`). */

@@ -38,6 +38,8 @@ import type {
   ConnectClientOptions,
   ServerDescription,
 } from './clientOptions.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { ResponseCache } from './cache/responseCache.js';
 import type { EraSession } from './eras/eraSession.js';
 import { openSession } from './eras/negotiate.js';
 import {
@@ -80,11 +82,15 @@ export class McpClient {
   private readonly serverRequests: ServerRequestHost;
   /** What the instrumentation puts around the session, when there is an instrumentation. */
   private hooks: SessionHooks | undefined;
+  /** Results with 2026-07-28 cache hints (the client's own, or one it shares; none if disabled). */
+  private readonly responseCache: ResponseCache | undefined;
 
   constructor(
     readonly clientInfo: Implementation,
     private readonly options: ClientOptions = {},
   ) {
+    this.responseCache =
+      options.responseCache === false ? undefined : (options.responseCache ?? new ResponseCache());
     this.gate = new ApprovalGate(
       options.approval,
       options.audit,
@@ -163,6 +169,9 @@ export class McpClient {
         options,
         input: this.serverRequests,
         report: (error) => this.report(error),
+        cache: this.responseCache,
+        listen: this.options.listen ?? this.options.onToolsChanged !== undefined,
+        missedChanges: () => this.notificationHost.toolsChanged(),
         agreed: (agreed) => (this.session = agreed),
       });
       return session.server;
@@ -192,6 +201,14 @@ export class McpClient {
   /** The server's instructions, if any. */
   get instructions(): string | undefined {
     return this.session?.server.instructions;
+  }
+
+  /**
+   * True while a 2026-07-28 `subscriptions/listen` stream for tool changes is open and
+   * acknowledged (see the `listen` option); 2025 sessions get `list_changed` without one.
+   */
+  get listening(): boolean {
+    return this.session?.listening === true && this.connection !== undefined;
   }
 
   /** The tools from the last complete listing (kept fresh on `list_changed`), if any. */
@@ -305,7 +322,11 @@ export class McpClient {
 
   /** What the client does with the server's notifications. */
   private readonly notificationHost = {
-    toolsChanged: () => this.catalog.changed(),
+    toolsChanged: () => {
+      this.session?.toolsChanged();
+      this.catalog.changed();
+    },
+    acknowledged: (params: JsonObject | undefined) => this.session?.acknowledged(params),
     log: (message: Parameters<NonNullable<ClientOptions['onLog']>>[0]) =>
       this.options.onLog?.(message),
     taskStatus: (task: Task) => {

@@ -1,10 +1,16 @@
 /**
  * @module The notifications a server sends the client, through one table keyed by the methods'
- * descriptors: tools changed (refresh the cache), log messages, task statuses. Any other
+ * descriptors: tools changed (refresh the cache), log messages, task statuses, a listen stream's
+ * acknowledgement. Any other
  * notification is ignored (the connection already consumed progress and cancellation).
  */
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
-import { LoggingMessage, TaskStatus, ToolListChanged } from '../protocol/methods.js';
+import {
+  LoggingMessage,
+  SubscriptionsAcknowledged,
+  TaskStatus,
+  ToolListChanged,
+} from '../protocol/methods.js';
 import { LOGGING_LEVELS, type LoggingLevel, type LoggingMessageParams } from '../protocol/types.js';
 import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import { parseTask } from './tasks/taskCalls.js';
@@ -17,6 +23,8 @@ export interface NotificationHost {
   log(message: LoggingMessageParams): void;
   /** A well-formed task status. */
   taskStatus(task: Task): void;
+  /** The server acknowledged a `subscriptions/listen` stream (2026-07-28). */
+  acknowledged(params: JsonObject | undefined): void;
 }
 
 type Receiver = (host: NotificationHost, params: JsonObject | undefined) => void;
@@ -40,6 +48,7 @@ const RECEIVERS: ReadonlyMap<string, Receiver> = new Map<string, Receiver>([
   [ToolListChanged.method, (host) => host.toolsChanged()],
   [LoggingMessage.method, receiveLog],
   [TaskStatus.method, receiveTaskStatus],
+  [SubscriptionsAcknowledged.method, (host, params) => host.acknowledged(params)],
 ]);
 
 /** Hands one notification to the host, when the client understands it. */

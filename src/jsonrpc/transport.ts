@@ -77,6 +77,17 @@ export interface TransportNetwork {
   readonly serverPort?: number;
 }
 
+/** What a cached result is keyed by besides the request (see {@link Transport.cacheContext}). */
+export interface CacheContext {
+  /** The endpoint the results come from (HTTP: the URL; stdio: the command line). */
+  readonly endpoint: string;
+  /**
+   * A digest of the credentials the requests carry: `private` results are served only to the
+   * same digest. Never the credentials themselves.
+   */
+  readonly credential: string;
+}
+
 /** Options for one outgoing message. */
 export interface SendOptions {
   /**
@@ -162,6 +173,13 @@ export interface Transport {
    * speaks (HTTP: the origin; stdio: the command line); undefined when nothing does.
    */
   readonly endpointKey?: string | undefined;
+  /**
+   * Where results may be cached and for whom (2026-07-28 cache hints): the endpoint, and a digest
+   * of the credentials the transport sends now (HTTP: its `Authorization` and custom headers;
+   * stdio: the environment the server gets). Without it, results are cached for this connection
+   * only.
+   */
+  readonly cacheContext?: (() => Promise<CacheContext>) | undefined;
   /** The MCP session id the transport carries (Streamable HTTP `Mcp-Session-Id`), once known. */
   readonly sessionId?: string | undefined;
 }

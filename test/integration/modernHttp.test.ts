@@ -88,3 +88,37 @@ describe('2026-07-28 over node:http', () => {
     expect(aborted).toEqual([]);
   });
 });
+
+describe('2026-07-28 through the web handler', () => {
+  it('ends a listen stream whose request signal aborts, though nobody cancels its body', async () => {
+    const server = new McpServer({ name: 'web26', version: '1' });
+    const handler = createHttpHandler(server, { onerror: () => {} });
+    const controller = new AbortController();
+    const response = await handler.fetch(
+      new Request('http://127.0.0.1:3000/mcp', {
+        method: 'POST',
+        signal: controller.signal,
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'subscriptions/listen',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'subscriptions/listen',
+          params: { notifications: { toolsListChanged: true }, _meta: META },
+        }),
+      }),
+    );
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const listens = (server as unknown as { listens: { size: number } }).listens;
+    expect(listens.size).toBe(1);
+    // The acknowledgement opened the stream; the client then goes (its runtime aborts the
+    // request's signal) and the body is left as it is.
+    controller.abort();
+    for (let waited = 0; listens.size > 0 && waited < 2_000; waited += 10) await sleep(10);
+    expect(listens.size).toBe(0);
+  });
+});

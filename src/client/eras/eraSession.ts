@@ -12,6 +12,7 @@ import type { JsonSchemaDialect } from '../../protocol/jsonSchema.js';
 import type { ClientCapabilities, Implementation, Tool } from '../../protocol/types.js';
 import type { ProtocolVersion, RevisionFeatures } from '../../protocol/versions.js';
 import type { CallToolOptions, ConnectClientOptions, ServerDescription } from '../clientOptions.js';
+import type { ResponseCache } from '../cache/responseCache.js';
 import type { ServerRequestHost } from '../input/serverRequests.js';
 import type { ToolCallScope } from '../instrumentation.js';
 
@@ -28,6 +29,8 @@ export interface EraSession {
   readonly schemaDialect: JsonSchemaDialect;
   /** True when a complete tool listing stays true until `list_changed` arrives. */
   readonly trustsCompleteListing: boolean;
+  /** True while a `subscriptions/listen` stream for tool changes is acknowledged (2026-07-28). */
+  readonly listening: boolean;
   /** True when every call needs the tool's definition (not only to validate or approve it). */
   readonly callsNeedDefinition: boolean;
   /** The refusal of a method the client does not speak on this session; undefined when it does. */
@@ -45,6 +48,10 @@ export interface EraSession {
   ): Promise<JsonObject>;
   /** The tools of a complete listing as the era keeps them (dropping ones it must refuse). */
   keepTools(tools: Tool[]): Tool[];
+  /** The server's tools changed (or may have, unannounced): cached listings are forgotten. */
+  toolsChanged(): void;
+  /** The server acknowledged a `subscriptions/listen` stream (`params` as sent). */
+  acknowledged(params: JsonObject | undefined): void;
   /** One `tools/call` (with its rounds of input, where the era has them), answered. */
   sendCall(
     connection: Connection,
@@ -67,6 +74,12 @@ export interface Opening {
   readonly input: ServerRequestHost;
   /** Faults that do not fail a call (a tool left out of a listing). */
   readonly report: (error: Error) => void;
+  /** Where results with cache hints are kept (2026-07-28); undefined: nowhere. */
+  readonly cache: ResponseCache | undefined;
+  /** Whether to open `subscriptions/listen` for tool changes (2026-07-28), when the server has them. */
+  readonly listen: boolean;
+  /** The tools may have changed unannounced (a reopened listen stream). */
+  readonly missedChanges: () => void;
   /** Called the moment the server's description is accepted, before anything more is sent. */
   agreed(session: EraSession): void;
 }

@@ -30,6 +30,8 @@ class LegacySession implements EraSession {
   readonly schemaDialect: JsonSchemaDialect;
   readonly trustsCompleteListing: boolean;
   readonly callsNeedDefinition = false;
+  /** 2025 sessions get `list_changed` without subscribing. */
+  readonly listening = false;
 
   constructor(readonly server: InitializeResult) {
     this.features = featuresOf(server.protocolVersion);
@@ -61,6 +63,12 @@ class LegacySession implements EraSession {
   keepTools(tools: Tool[]): Tool[] {
     return tools;
   }
+
+  /** Nothing is cached: a 2025 listing stays in the client's catalog until `list_changed`. */
+  toolsChanged(): void {}
+
+  /** There is no `subscriptions/listen` in the 2025 era. */
+  acknowledged(): void {}
 
   sendCall(
     connection: Connection,

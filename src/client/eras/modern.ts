@@ -23,7 +23,10 @@ import {
 import { statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
 import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
+import type { CacheContext } from '../../jsonrpc/transport.js';
+import { CachedPages } from '../cache/cachedPages.js';
 import { answerInputRequests } from '../input/inputRequests.js';
+import { ToolListSubscription } from './modernListen.js';
 import { withVersionRetry } from './versionRetry.js';
 import {
   callRequestOptions,
@@ -46,20 +49,62 @@ const SPOKEN: ReadonlySet<string> = new Set([ListTools.method, CallTool.method])
 class ModernSession implements EraSession {
   readonly features: RevisionFeatures = featuresOf(VERSION);
   readonly schemaDialect = '2020-12';
-  /** 2026-07-28 announces changes only on a `subscriptions/listen` stream, which is not opened. */
-  readonly trustsCompleteListing = false;
   /** The definition carries the tool's `x-mcp-header` annotations. */
   readonly callsNeedDefinition = true;
   /** Each listed tool's `x-mcp-header` annotations. */
   private readonly paramHeaders = new Map<string, readonly ParamHeader[]>();
+  /** The `tools/list` pages, through the client's cache (cache hints). */
+  private readonly pages: CachedPages;
+  /** The `subscriptions/listen` stream for tool changes, when one is open. */
+  private subscription: ToolListSubscription | undefined;
 
   constructor(
     readonly server: ServerDescription,
     /** The `_meta` every request carries. */
     private readonly meta: JsonObject,
-    /** The handlers that answer the server's input requests, and where faults are reported. */
-    private readonly client: Pick<Opening, 'input' | 'report'>,
-  ) {}
+    /** The handlers that answer the server's input requests, the cache, and where faults go. */
+    private readonly client: Pick<Opening, 'input' | 'report' | 'cache' | 'transport'>,
+  ) {
+    const connectionOnly: CacheContext = {
+      endpoint: `connection:${crypto.randomUUID()}`,
+      credential: '',
+    };
+    const { transport } = client;
+    const contextOf = () => transport.cacheContext?.() ?? Promise.resolve(connectionOnly);
+    this.pages = new CachedPages(client.cache, ListTools.method, contextOf);
+  }
+
+  get listening(): boolean {
+    return this.subscription?.live === true;
+  }
+
+  /** A listing stays true while the server's `subscriptions/listen` stream announces changes. */
+  get trustsCompleteListing(): boolean {
+    return this.listening;
+  }
+
+  /**
+   * Opens `subscriptions/listen` for `toolsListChanged` when the server announces tool changes;
+   * `missedChanges` is told when a reopened stream may have missed some.
+   */
+  listen(connection: Connection, missedChanges: () => void): void {
+    if (this.server.capabilities.tools?.listChanged !== true || this.subscription) return;
+    this.subscription = new ToolListSubscription({
+      connection,
+      withMeta: (params) => this.withMeta(params),
+      missedChanges,
+      report: (error) => this.client.report(error),
+    });
+    this.subscription.start();
+  }
+
+  toolsChanged(): void {
+    this.pages.forget();
+  }
+
+  acknowledged(params: JsonObject | undefined): void {
+    this.subscription?.acknowledged(params);
+  }
 
   unspoken(method: string): LocalError | undefined {
     if (SPOKEN.has(method)) return undefined;
@@ -80,14 +125,16 @@ class ModernSession implements EraSession {
     cursor: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<JsonObject> {
-    const raw = await withVersionRetry(
-      () =>
-        connection.request(
-          ListTools.method,
-          this.withMeta(cursor === undefined ? {} : { cursor }),
-          signal ? { signal } : {},
-        ),
-      VERSION,
+    const raw = await this.pages.page(cursor, () =>
+      withVersionRetry(
+        () =>
+          connection.request(
+            ListTools.method,
+            this.withMeta(cursor === undefined ? {} : { cursor }),
+            signal ? { signal } : {},
+          ),
+        VERSION,
+      ),
     );
     if (checkResultType(raw, ListTools.method) !== 'complete')
       throw new LocalError('invalid-response', `The ${ListTools.method} result asks for input`);
@@ -129,6 +176,7 @@ class ModernSession implements EraSession {
    * `Mcp-Param-*` headers means the tool's input schema changed since the last listing.
    */
   private async relist(connection: Connection, signal: AbortSignal | undefined): Promise<void> {
+    this.pages.forget();
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 1000; page++) {
@@ -248,5 +296,6 @@ export async function openModern(opening: Opening): Promise<EraSession> {
   };
   const session = new ModernSession(server, meta, opening);
   opening.agreed(session);
+  if (opening.listen) session.listen(opening.connection, opening.missedChanges);
   return session;
 }

@@ -35,6 +35,9 @@ function opening(era: ProtocolEra | undefined, answer: JsonObject) {
         options: {},
         input: { handlers: {}, elicitationModes: ['form'], report: () => {} },
         report: () => {},
+        cache: undefined,
+        listen: false,
+        missedChanges: () => {},
         agreed: (session: EraSession) => sent.push(`agreed ${session.server.protocolVersion}`),
       }),
   };

@@ -9,8 +9,9 @@ import type { Readable } from 'node:stream';
 import { DEFAULT_MAX_DEPTH } from '../../jsonrpc/decode.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import { startedTwice } from '../../jsonrpc/transportClaims.js';
-import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { CacheContext, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { credentialDigest } from '../credentialDigest.js';
 import { defaultEnvironment } from './environment.js';
 import { forgetGroup, groupAlive, killTree, signalGroup, trackGroup } from './processGroup.js';
 import { decoderFor, DEFAULT_MAX_MESSAGE_BYTES, encodeLine } from './lineSink.js';
@@ -129,6 +130,15 @@ export class StdioClientTransport implements Transport {
   get endpointKey(): string {
     return JSON.stringify([this.options.command, ...(this.options.args ?? [])]);
   }
+
+  /** The command line, and a digest of the environment the server is given. */
+  async cacheContext(): Promise<CacheContext> {
+    const env = this.options.inheritEnv
+      ? { ...(process.env as Record<string, string>), ...this.options.env }
+      : { ...this.options.env };
+    return { endpoint: this.endpointKey, credential: await credentialDigest(env) };
+  }
+
   onmessage?: (message: unknown, info?: MessageInfo) => void;
   ondecodeerror?: Transport['ondecodeerror'];
   onclose?: () => void;

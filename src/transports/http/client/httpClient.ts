@@ -106,6 +106,11 @@ export class HttpClientTransport implements Transport {
     return this.inner.endpointKey;
   }
 
+  /** See Transport.cacheContext (the Streamable HTTP transport's; HTTP+SSE has none). */
+  get cacheContext(): Transport['cacheContext'] {
+    return this.inner.cacheContext?.bind(this.inner);
+  }
+
   closeStream(requestId: RequestId): void {
     this.inner.closeStream?.(requestId);
   }

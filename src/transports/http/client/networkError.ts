@@ -87,3 +87,16 @@ export function connectionError(method: string, url: URL, error: unknown): unkno
     cause: error,
   });
 }
+
+/** Why a stream's requests fail once reconnecting gave up: the URL and the last failure. */
+export function lostStreamError(
+  url: URL,
+  attempts: number,
+  last: { error: Error } | undefined,
+): LocalError {
+  const why = last ? `: ${last.error.message}` : '';
+  const message = `The response stream from ${url.href} was lost and ${attempts} reconnection${attempts === 1 ? '' : 's'} failed${why}`;
+  return last?.error instanceof ConnectionError
+    ? new ConnectionError(message, { url: url.href, errno: last.error.errno, cause: last.error })
+    : new LocalError('transport', message, last ? { cause: last.error } : undefined);
+}

@@ -11,6 +11,7 @@ import { LocalError } from '../../../jsonrpc/errors.js';
 import { startedTwice } from '../../../jsonrpc/transportClaims.js';
 import { isPlainObject, isRequestId } from '../../../jsonrpc/guards.js';
 import type {
+  CacheContext,
   MessageInfo,
   SendOptions,
   Transport,
@@ -19,14 +20,16 @@ import type {
 import { headerValue } from '../shared/headerValue.js';
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../../jsonrpc/types.js';
 import { readBody } from '../shared/body.js';
+import { credentialDigest } from '../../credentialDigest.js';
 import { resolveHeaders } from './clientHeaders.js';
 import { isErrorFor, isRateLimitRefusal } from './errorBodies.js';
 import { HttpStatusError } from './httpStatusError.js';
 import { mirrorHeaders } from './mirrorHeaders.js';
+import { RequestStreams } from './requestStreams.js';
 import type { StreamableHttpClientOptions } from './streamableClientOptions.js';
 import { sendAuthorized } from './authorizedSend.js';
 import { httpClientNetwork } from '../shared/network.js';
-import { connectionError, ConnectionError } from './networkError.js';
+import { connectionError, ConnectionError, lostStreamError } from './networkError.js';
 import { fetchFollowing, RedirectError } from './redirects.js';
 import { retryAfterMs } from './retryAfter.js';
 import { readSse } from '../shared/sseReader.js';
@@ -72,6 +75,7 @@ export class StreamableHttpClientTransport implements Transport {
   private stateless = false;
   private readonly lifetime = new AbortController();
   private readonly outstanding = new Set<RequestId>();
+  private readonly streams = new RequestStreams(this.lifetime.signal, this.outstanding);
   private initializeRequest: JsonRpcRequest | undefined;
   private reinitializing: Promise<void> | undefined;
   private standaloneOpen = false;
@@ -102,13 +106,25 @@ export class StreamableHttpClientTransport implements Transport {
     this.started = true;
   }
 
-  /** Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on. */
   /** The server's origin: a client remembers per origin which era it speaks. */
   get endpointKey(): string {
     return this.url.origin;
   }
 
-  /** The revision to send (none: the headers of a client that has not negotiated yet). */
+  /** The URL, and a digest of the custom headers and the `Authorization` header sent now. */
+  async cacheContext(): Promise<CacheContext> {
+    const material: Record<string, string> = {};
+    for (const [name, value] of Object.entries(await resolveHeaders(this.options.headers)))
+      material[name.toLowerCase()] = value;
+    const auth = await this.options.auth?.header(this.url).catch(() => undefined);
+    if (auth !== undefined) material['authorization'] = auth;
+    return { endpoint: this.url.href, credential: await credentialDigest(material) };
+  }
+
+  /**
+   * Called by the client once a revision is negotiated: sent as MCP-Protocol-Version from then on
+   * (none: the headers of a client that has not negotiated yet).
+   */
   setProtocolVersion(version: string | undefined, options?: { stateless?: boolean }): void {
     this.version = version;
     this.stateless = options?.stateless === true;
@@ -116,6 +132,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
     if (this.closed) throw new LocalError('closed', 'The transport is closed');
+    // Stateless: a cancellation closes the request's stream, and is not posted.
+    if (this.stateless && this.streams.cancels(message)) return;
     await this.post(message, true, options?.headers);
   }
 
@@ -170,10 +188,10 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async fetch(
     method: 'GET' | 'POST',
-    init: { headers: Record<string, string>; body?: string },
+    init: { headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined },
   ): Promise<Response> {
     try {
-      const signal = this.lifetime.signal;
+      const signal = init.signal ?? this.lifetime.signal;
       return await sendAuthorized(
         this.options.auth,
         { endpoint: this.url, headers: init.headers, signal },
@@ -200,7 +218,9 @@ export class StreamableHttpClientTransport implements Transport {
     const ids = requestIdsOf(message);
     for (const id of ids) this.outstanding.add(id);
     const hadSession = this.session !== undefined;
-    const response = await this.postOnce(message, extraHeaders);
+    const signal =
+      this.stateless && ids[0] !== undefined ? this.streams.signalFor(ids[0]) : undefined;
+    const response = await this.postOnce(message, extraHeaders, signal);
     const assigned = response.headers.get('mcp-session-id');
     if (assigned !== null && isInitialize(message)) this.session = assigned;
     if (response.status === 404 && hadSession && mayReinitialize && !isInitialize(message)) {
@@ -232,7 +252,11 @@ export class StreamableHttpClientTransport implements Transport {
       // Notifications and responses expect no answer; a body (some servers send one) is ignored.
       await response.body?.cancel().catch(() => {});
     } else if (type === 'text/event-stream' && response.body) {
-      void this.consume(response.body, {
+      // A stateless request's stream is closed by its signal, whatever `fetch` does with it.
+      const body = signal
+        ? response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), { signal })
+        : response.body;
+      void this.consume(body, {
         lastEventId: undefined,
         retryMs: undefined,
         awaited: ids,
@@ -250,13 +274,14 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private async postOnce(
     message: JsonRpcMessage | JsonRpcMessage[],
-    extraHeaders?: Readonly<Record<string, string>>,
+    extraHeaders: Readonly<Record<string, string>> | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<Response> {
     const body = JSON.stringify(message);
     const retries = this.options.maxBusyRetries ?? 10;
     for (let attempt = 0; ; attempt++) {
       const headers = await this.postHeaders(message, extraHeaders);
-      const response = await this.fetch('POST', { headers, body });
+      const response = await this.fetch('POST', { headers, body, signal });
       if ((response.status !== 429 && response.status !== 503) || attempt >= retries)
         return response;
       if (response.status === 429) {
@@ -298,14 +323,17 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const messages = Array.isArray(decoded.value) ? decoded.value : [decoded.value];
     for (const m of messages) {
-      if (isPlainObject(m) && !('method' in m) && isRequestId(m['id']))
+      if (isPlainObject(m) && !('method' in m) && isRequestId(m['id'])) {
         this.outstanding.delete(m['id']);
+        this.streams.done(m['id']);
+      }
     }
     this.onmessage?.(decoded.value);
   }
 
   private failRequest(id: RequestId, error: LocalError): void {
     this.outstanding.delete(id);
+    this.streams.done(id);
     this.onfailure?.(id, error);
   }
 
@@ -375,7 +403,8 @@ export class StreamableHttpClientTransport implements Transport {
     const unreachable = lastFailure?.unreachable ?? 0;
     if (attempt >= limit || unreachable >= UNREACHABLE_ATTEMPTS) {
       if (standalone) this.standaloneOpen = false;
-      for (const id of state.awaited) this.failRequest(id, this.lostStream(attempt, lastFailure));
+      for (const id of state.awaited)
+        this.failRequest(id, lostStreamError(this.url, attempt, lastFailure));
       return;
     }
     const base = state.retryMs ?? this.options.reconnectDelayMs ?? 1000;
@@ -430,19 +459,6 @@ export class StreamableHttpClientTransport implements Transport {
       });
     }
     await this.consume(response.body, state);
-  }
-
-  /** Why a stream's requests fail once reconnecting gave up: the URL and the last failure. */
-  private lostStream(attempts: number, last: { error: Error } | undefined): LocalError {
-    const why = last ? `: ${last.error.message}` : '';
-    const message = `The response stream from ${this.url.href} was lost and ${attempts} reconnection${attempts === 1 ? '' : 's'} failed${why}`;
-    return last?.error instanceof ConnectionError
-      ? new ConnectionError(message, {
-          url: this.url.href,
-          errno: last.error.errno,
-          cause: last.error,
-        })
-      : new LocalError('transport', message, last ? { cause: last.error } : undefined);
   }
 
   private openStandalone(): void {

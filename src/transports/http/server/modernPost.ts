@@ -167,13 +167,13 @@ class PostedRequest implements StatelessChannel {
     if (!(outcome instanceof Promise) && !(outcome instanceof Deferred))
       return this.answeredNow(this.success(outcome), { result: outcome });
     return new Promise<HttpReply>((resolve) => {
+      // A client gone is a cancellation, whether or not its stream was opened yet (an adapter may
+      // tell it only through the request, not by cancelling the stream).
+      this.stopWatching = this.exchange.onDisconnect?.(() => this.cancel());
       if (this.early !== undefined) {
         // Something was sent while the request was being taken on: a stream from the start.
         resolve(this.openStream());
-      } else {
-        this.settle = resolve;
-        this.stopWatching = this.exchange.onDisconnect?.(() => this.cancel());
-      }
+      } else this.settle = resolve;
       const done = (result: JsonObject) => this.finish(this.success(result), { result });
       // Once the client left, how the request ended is nobody's business: not reported.
       const failed = (error: unknown) =>
@@ -252,8 +252,6 @@ class PostedRequest implements StatelessChannel {
     if (this.stream === undefined) {
       const settle = this.settle;
       this.settle = undefined;
-      this.stopWatching?.();
-      this.stopWatching = undefined;
       settle?.(this.openStream());
     }
     this.stream?.write(event);
@@ -261,6 +259,7 @@ class PostedRequest implements StatelessChannel {
 
   /** The client went away: the request is cancelled (2026-07-28), and nothing more is sent. */
   private cancel(): void {
+    if (this.gone) return;
     this.gone = true;
     this.incoming.cancel(new Error('The client closed the request'));
     if (this.stream) this.endStream(this.stream);

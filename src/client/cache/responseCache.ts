@@ -1,0 +1,120 @@
+/**
+ * @module The client's cache of results that carry 2026-07-28 cache hints (server/utilities/
+ * caching): a result is kept while `now < received + ttlMs`, keyed by the endpoint, the method and
+ * the parameters that shape it (a page's cursor). A `public` result may be served to any caller of
+ * the endpoint; a `private` one only to the same authorization context (a digest of the
+ * credentials the transport sends), never across contexts. Results of round trips
+ * (`input_required`, or requests carrying `inputResponses`/`requestState`) never come here. Bounded
+ * by entries, least recently used first out. One cache may be shared by several clients (a
+ * gateway serving many users): public entries are shared, private ones stay per credential.
+ */
+import type { CacheContext } from '../../jsonrpc/transport.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+
+/** Options of a {@link ResponseCache}. */
+export interface ResponseCacheOptions {
+  /** Results kept at most; the least recently used goes first. Default 1000. */
+  maxEntries?: number;
+  /** The clock (tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+interface Entry {
+  readonly result: JsonObject;
+  readonly freshUntil: number;
+  readonly endpoint: string;
+  readonly method: string;
+}
+
+/** What a lookup or a store is about: where, which method, and the parameters that shape it. */
+export interface CacheRequest {
+  readonly context: CacheContext;
+  readonly method: string;
+  /** The parameters that shape the result, as one string (a page's cursor; '' for none). */
+  readonly key: string;
+}
+
+/** The freshness a result's hints give it, in ms; 0 when it must not be kept. */
+function freshnessOf(result: JsonObject): number {
+  if (result['resultType'] !== undefined && result['resultType'] !== 'complete') return 0;
+  const ttl = result['ttlMs'];
+  // Absent or negative is 0 (immediately stale), as the caching page says.
+  return typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
+}
+
+/** Results with cache hints, fresh for their `ttlMs`, shared only as their `cacheScope` allows. */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: ResponseCacheOptions = {}) {
+    this.maxEntries = Math.max(1, options.maxEntries ?? 1000);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Entries kept now (fresh or not yet evicted). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** A fresh result for the request (a public one first, then one of the same credentials). */
+  get(request: CacheRequest): JsonObject | undefined {
+    return this.fresh(keyOf(request, undefined)) ?? this.fresh(keyOf(request, request.context));
+  }
+
+  /** Keeps a result whose hints allow it (`ttlMs` > 0, `cacheScope` public or private). */
+  put(request: CacheRequest, result: JsonObject): void {
+    const ttl = freshnessOf(result);
+    const scope = result['cacheScope'];
+    if (ttl === 0 || (scope !== 'public' && scope !== 'private')) return;
+    const key = keyOf(request, scope === 'private' ? request.context : undefined);
+    // The other scope's entry for the same request is no longer what the server says.
+    this.entries.delete(keyOf(request, scope === 'private' ? undefined : request.context));
+    this.entries.delete(key);
+    this.entries.set(key, {
+      result,
+      freshUntil: this.now() + ttl,
+      endpoint: request.context.endpoint,
+      method: request.method,
+    });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done === true) break;
+      this.entries.delete(oldest.value);
+    }
+  }
+
+  /**
+   * Forgets every result of `method` from `endpoint`, for every caller: a `list_changed`
+   * notification, or a cursor the server no longer accepts.
+   */
+  invalidate(endpoint: string, method: string): void {
+    for (const [key, entry] of this.entries)
+      if (entry.endpoint === endpoint && entry.method === method) this.entries.delete(key);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private fresh(key: string): JsonObject | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (this.now() >= entry.freshUntil) return undefined;
+    this.entries.set(key, entry); // most recently used: last out
+    return entry.result;
+  }
+}
+
+/** The entry's key: public entries have no credential part. */
+function keyOf(request: CacheRequest, privateTo: CacheContext | undefined): string {
+  return JSON.stringify([
+    request.context.endpoint,
+    request.method,
+    request.key,
+    privateTo === undefined ? null : privateTo.credential,
+  ]);
+}
