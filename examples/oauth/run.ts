@@ -9,7 +9,7 @@
  * The authorization server keeps everything in memory, with a signing key made at start: tokens
  * from an earlier run are refused (`toolwire login` again). Development only.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
@@ -40,11 +40,25 @@ async function quietly<T>(make: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A development authorization server on 127.0.0.1:`port`, issuing JWTs for `resource`. */
-async function authorizationServer(port: number, resource: string): Promise<Server> {
+/**
+ * A development authorization server on 127.0.0.1:`port` (0: a free one, taken at once), issuing
+ * JWTs for `resource()` (the MCP server's URL, known once that server listens).
+ */
+async function authorizationServer(
+  port: number,
+  resource: () => string,
+): Promise<{ server: Server; issuer: string }> {
+  // The provider needs the issuer, which needs the port: it handles requests once it exists.
+  const route: { handle?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const server = createServer((req, res) => route.handle?.(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const key: JWK = { ...(await exportJWK(privateKey)), kid: 'example', alg: 'ES256', use: 'sig' };
-  const issuer = `http://127.0.0.1:${port}`;
   const provider: Provider = await quietly(async () => {
     const { default: Provider } = await import('oidc-provider');
     return new Provider(issuer, {
@@ -63,7 +77,7 @@ async function authorizationServer(port: number, resource: string): Promise<Serv
         revocation: { enabled: true },
         resourceIndicators: {
           enabled: true,
-          defaultResource: () => resource,
+          defaultResource: () => resource(),
           useGrantedResource: () => true,
           // Access tokens for the MCP server are JWTs it checks with the published keys.
           getResourceServerInfo: () => ({
@@ -77,12 +91,8 @@ async function authorizationServer(port: number, resource: string): Promise<Serv
     });
   });
   const callback = provider.callback();
-  const server = createServer((req, res) => void callback(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  return server;
+  route.handle = (req, res) => void callback(req, res);
+  return { server, issuer };
 }
 
 const { values } = parseArgs({
@@ -93,19 +103,33 @@ const { values } = parseArgs({
 });
 const root = repositoryRoot();
 const toolwire = toolwireCommand(root);
-const port = await portOr(Number(values.port));
-const authPort = await portOr(Number(values['auth-port']));
-const url = `http://127.0.0.1:${port}/mcp`;
-const issuer = `http://127.0.0.1:${authPort}`;
-
-const auth = await authorizationServer(authPort, url);
+let url = '';
+const { server: auth, issuer } = await authorizationServer(Number(values['auth-port']), () => url);
 const module = join(root, 'build/examples/oauth/tools.js');
-const serveArgs = [
-  ...['serve', module, '--http', String(port)],
-  ...['--auth-audience', url, '--auth-issuer', issuer, '--auth-jwks', `${issuer}/jwks`],
-  ...['--auth-scope', SCOPE, '--auth-allow-loopback-http'],
-];
-await start('toolwire serve', process.execPath, [toolwire.file, ...serveArgs], /serving .* on /);
+let serveArgs: string[] = [];
+// A free port is found, then taken by the server's process: another process may take it first,
+// and then another is tried.
+for (let attempt = 1; ; attempt++) {
+  const port = await portOr(Number(values.port));
+  url = `http://127.0.0.1:${port}/mcp`;
+  serveArgs = [
+    ...['serve', module, '--http', String(port)],
+    ...['--auth-audience', url, '--auth-issuer', issuer, '--auth-jwks', `${issuer}/jwks`],
+    ...['--auth-scope', SCOPE, '--auth-allow-loopback-http'],
+  ];
+  try {
+    await start(
+      'toolwire serve',
+      process.execPath,
+      [toolwire.file, ...serveArgs],
+      /serving .* on /,
+    );
+    break;
+  } catch (error) {
+    const taken = /EADDRINUSE/.test(String(error));
+    if (!taken || Number(values.port) !== 0 || attempt >= 5) throw error;
+  }
+}
 
 const shown = (...args: string[]) => `  ${toolwire.shown} ${args.join(' ')}`;
 console.log(`Development authorization server: ${issuer} (oidc-provider: any name, any password)

@@ -3,7 +3,7 @@
  * `toolwire serve --http --redis` instances of the everything example, and a round-robin proxy in
  * front of them (nginx or HAProxy in production: see docs/http.md), then prints commands that go
  * through the proxy. Each request the proxy forwards is printed with the instance that served
- * it: one session, and one task, move between instances. Ctrl-C stops everything.
+ * it: stateless requests, and a task's session, move between instances. Ctrl-C stops everything.
  *
  *   node build/examples/scale-out/run.js [--port 3000]
  *
@@ -115,8 +115,9 @@ Round-robin proxy in front of them: ${url}
 In another terminal, in this folder:
 ${shown('list', url)}
 ${shown('call', 'add', '--arg', 'a=2', '--arg', 'b=40', url)}
-${shown('call', 'report', '--arg', 'sections=3', '--arg', 'delayMs=200', url)}
-    a task: created on one instance, followed and fetched through the others
+${shown('call', 'report', '--task', '--arg', 'sections=3', '--arg', 'delayMs=200', url)}
+    a task (a 2025-11-25 session: --task speaks that era): created on one instance,
+    followed and fetched through the others
     (on a terminal call asks first; --yes allows without asking)
 
 Ctrl-C stops everything.`);

@@ -5,6 +5,19 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { suggestion } from './closest.js';
 
+/** `--era`: how the client opens the session (see `ClientOptions.protocolEra`). */
+export type CliEra = 'legacy' | 'modern' | 'auto';
+
+const ERAS: readonly CliEra[] = ['legacy', 'modern', 'auto'];
+
+/** An `--era` value, checked; `fallback` when not given. */
+export function eraValue(raw: unknown, command: string, fallback: CliEra): CliEra {
+  if (raw === undefined) return fallback;
+  if (!ERAS.includes(raw as CliEra))
+    throw new UsageError(`${command}: --era must be one of ${ERAS.join(', ')}`);
+  return raw as CliEra;
+}
+
 /** A usage mistake; the message says what is wrong. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';

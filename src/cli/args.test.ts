@@ -61,12 +61,17 @@ describe('parseCommand', () => {
         allowLoopbackHttp: false,
       },
       jsonOutput: false,
-      era: 'legacy',
+      era: 'auto',
       maxMessageBytes: undefined,
       audit: undefined,
     });
-    expect(parseCommand(['list', '--era', 'auto', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
-      era: 'auto',
+    expect(parseCommand(['list', '--era', 'legacy', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
+      era: 'legacy',
+    });
+    // Tasks are a 2025-11-25 feature until the client speaks the tasks extension.
+    expect(parseCommand(['call', 'add', '--task', '--', 'srv'])).toMatchObject({ era: 'legacy' });
+    expect(parseCommand(['call', 'add', '--task', '--era', 'modern', '--', 'srv'])).toMatchObject({
+      era: 'modern',
     });
     expect(() =>
       parseCommand(['call', 'add', '--era', 'newest', 'http://127.0.0.1:3000/mcp']),
@@ -96,7 +101,7 @@ describe('parseCommand', () => {
       kind: 'list',
       target: { kind: 'command', command: 'node', args: ['s.js', '--verbose'] },
       jsonOutput: false,
-      era: 'legacy',
+      era: 'auto',
       maxMessageBytes: undefined,
       audit: undefined,
     });
@@ -126,7 +131,7 @@ describe('parseCommand', () => {
       ],
       json: { c: true },
       jsonOutput: true,
-      era: 'legacy',
+      era: 'auto',
       timeoutMs: 500,
       task: false,
       maxMessageBytes: undefined,

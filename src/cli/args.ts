@@ -6,11 +6,13 @@
 import { isLoopbackHost } from '../transports/http/shared/loopback.js';
 import {
   argPairs,
+  eraValue,
   headersOf,
   jsonArguments,
   parseByteSize,
   parseOwn,
   UsageError,
+  type CliEra,
 } from './argValues.js';
 import { AUTH_FLAGS, AUTH_OPTIONS, serveAuth, type ServeAuth } from './authArgs.js';
 import { suggestion } from './closest.js';
@@ -64,15 +66,14 @@ export type ServerTarget =
       allowLoopbackHttp: boolean;
     };
 
-/** `--era`: how the client opens the session (see `ClientOptions.protocolEra`). */
-export type CliEra = 'legacy' | 'modern' | 'auto';
+export type { CliEra } from './argValues.js';
 
 /** `toolwire list <url> | -- <command> [args...]` */
 export interface ListCommand {
   kind: 'list';
   target: ServerTarget;
   jsonOutput: boolean;
-  /** `--era`: `legacy` (default, the initialize handshake), `modern` (2026-07-28) or `auto`. */
+  /** `--era`: `auto` (default: probe, fall back), `legacy` (the initialize handshake) or `modern` (2026-07-28). */
   era: CliEra;
   /** `--audit <file>`: append the audit trail (JSON lines) to this file. */
   audit: string | undefined;
@@ -284,15 +285,12 @@ export function wantsJsonOutput(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json-output');
 }
 
-const ERAS: readonly CliEra[] = ['legacy', 'modern', 'auto'];
-
-/** `--era`, checked (default `legacy`). */
+/**
+ * `--era`, checked. Default `auto`; `call --task` defaults to `legacy`, the era whose tasks
+ * toolwire speaks (the 2026 tasks extension is not in the client yet).
+ */
 function eraOf(values: Record<string, unknown>, command: string): CliEra {
-  const raw = values['era'];
-  if (raw === undefined) return 'legacy';
-  if (!ERAS.includes(raw as CliEra))
-    throw new UsageError(`${command}: --era must be one of ${ERAS.join(', ')}`);
-  return raw as CliEra;
+  return eraValue(values['era'], command, values['task'] === true ? 'legacy' : 'auto');
 }
 
 function maxMessageBytesOf(values: Record<string, unknown>, command: string): number | undefined {

@@ -3,7 +3,7 @@
  * page listens, and where the history goes. Apart from consoleCommand.ts so that parsing the
  * command line does not load the console.
  */
-import { parseOwn, UsageError } from './argValues.js';
+import { eraValue, parseOwn, UsageError, type CliEra } from './argValues.js';
 
 /** `toolwire console ...` */
 export interface ConsoleCommand {
@@ -16,6 +16,8 @@ export interface ConsoleCommand {
   /** Keep the history in a file (false: `--no-history`). */
   history: boolean;
   allowLoopbackHttp: boolean;
+  /** `--era`: how each server's session is opened (default `auto`). */
+  era: CliEra;
 }
 
 const OPTIONS = {
@@ -24,6 +26,7 @@ const OPTIONS = {
   audit: { type: 'string' },
   'no-history': { type: 'boolean' },
   'allow-loopback-http': { type: 'boolean' },
+  era: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -49,5 +52,6 @@ export function parseConsole(own: string[], target: string[] | undefined): Conso
     audit: values.audit,
     history: values['no-history'] !== true,
     allowLoopbackHttp: values['allow-loopback-http'] === true,
+    era: eraValue(values.era, 'console', 'auto'),
   };
 }

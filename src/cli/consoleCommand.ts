@@ -195,6 +195,7 @@ export async function consoleCommand(
   const session = new ConsoleSession({
     historyFile: historyFileOf(command, config.audit),
     model: config.sampling,
+    era: command.era,
   });
   const interrupt = interruptOnSigint(io.signals);
   let listener: HttpListener | undefined;

@@ -67,7 +67,7 @@ const CLIENT_OPTIONS: Rows = [
   ['--audit <file>', 'Append the audit trail (JSON lines) to this file'],
   ['--max-message-bytes <n>', 'Largest message accepted from the server (default 4MiB; 16MiB...)'],
   ['--json-output', 'Print JSON on stdout: the answer, or {"error": {...}} for any failure'],
-  ['--era <era>', 'legacy (default: initialize), modern (2026-07-28) or auto (probe, fall back)'],
+  ['--era <era>', 'auto (default: probe, fall back), legacy (initialize) or modern (2026-07-28)'],
   ['-h, --help', 'Show this help'],
 ];
 
@@ -193,6 +193,7 @@ the URL: with --scope, name every scope you need (a server may hide tools your s
     usage: [
       'toolwire console <url>... [-- <command> [args...]] [--host <host>] [--port <port>]',
       '                 [--audit <file> | --no-history] [--allow-loopback-http]',
+      '                 [--era legacy|modern|auto]',
     ],
     about: `Connect to the servers named (URLs, and one command after "--") and serve a web console for
 them on 127.0.0.1 (a free port unless --port): their tools, a form for each, a confirmation
@@ -207,6 +208,10 @@ with Retry. Ctrl-C stops it.`,
       ['--audit <file>', 'Keep the history (JSON lines) in this file'],
       ['--no-history', 'Keep no history file (default: console-history.jsonl by credentials)'],
       ['--allow-loopback-http', 'Accept http:// OAuth endpoints on loopback hosts (development)'],
+      [
+        '--era <era>',
+        'auto (default: probe, fall back), legacy (initialize) or modern (2026-07-28)',
+      ],
       ['-h, --help', 'Show this help'],
     ],
   },

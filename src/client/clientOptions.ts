@@ -18,9 +18,9 @@ import type { ClientHandlers, HandlerCapabilityOptions } from './input/handlers.
 import type { ClientInstrumentation } from './instrumentation.js';
 
 /**
- * How the client talks to servers: `legacy` (the default), the `initialize` handshake of
- * 2024-11-05 to 2025-11-25; `modern`, the stateless 2026-07-28 revision (`server/discover`, the
- * revision and capabilities in every request's `_meta`).
+ * How the client talks to servers: `legacy`, the `initialize` handshake of 2024-11-05 to
+ * 2025-11-25; `modern`, the stateless 2026-07-28 revision (`server/discover`, the revision and
+ * capabilities in every request's `_meta`); `auto` (the default), whichever the server speaks.
  */
 export type ProtocolEra = 'legacy' | 'modern' | 'auto';
 
@@ -35,9 +35,9 @@ export interface ServerDescription {
 /** Client options; every limit has a default (docs/limits.md). */
 export interface ClientOptions extends HandlerCapabilityOptions {
   /**
-   * `legacy` (default: the `initialize` handshake), `modern` (2026-07-28, stateless; tools only),
-   * or `auto`: probe with `server/discover` and fall back to `initialize` when the server does
-   * not answer as a 2026-07-28 server (remembered per process or origin).
+   * `auto` (default): probe with `server/discover` and fall back to `initialize` when the server
+   * does not answer as a 2026-07-28 server (remembered per process or origin); `legacy` (the
+   * `initialize` handshake only) or `modern` (2026-07-28 only: stateless, tools only).
    */
   protocolEra?: ProtocolEra;
   /**

@@ -20,7 +20,7 @@ const weather: Tool = {
 describe('structured output validation', () => {
   it('rejects structured content that breaks the output schema before it reaches the model', async () => {
     const fake = fakeServer([weather]);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(fake.clientTransport);
     fake.callResult = { content: [], structuredContent: { temp: 'hot' } };
     await expect(client.callTool('weather', { city: 'Oslo' })).rejects.toMatchObject({
@@ -38,7 +38,7 @@ describe('structured output validation', () => {
 
   it('fetches the definition when it is not cached', async () => {
     const fake = fakeServer([weather]);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(fake.clientTransport);
     expect(client.cachedTools).toBeUndefined();
     fake.callResult = { content: [], structuredContent: { temp: 1 } };
@@ -48,7 +48,7 @@ describe('structured output validation', () => {
 
   it('does not re-list for an unknown name while a listChanged server announced no change', async () => {
     const fake = fakeServer([{ ...weather, outputSchema: undefined }]);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(fake.clientTransport);
     const lists = () => fake.lists;
     fake.callResult = { content: [] };
@@ -69,7 +69,7 @@ describe('structured output validation', () => {
       outputSchema: { type: 'object', $schema: 'https://example.com/my-dialect' },
     };
     const fake = fakeServer([odd]);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(fake.clientTransport);
     fake.callResult = { content: [], structuredContent: { temp: 1 } };
     await expect(client.callTool('weather')).rejects.toMatchObject({
@@ -88,7 +88,7 @@ describe('structured output validation', () => {
     ]);
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { onerror: (e) => errors.push(e.message) },
+      { protocolEra: 'legacy', onerror: (e) => errors.push(e.message) },
     );
     await client.connect(fake.clientTransport);
     expect((await client.listTools()).map((t) => t.name)).toEqual(['weather']);
@@ -100,7 +100,10 @@ describe('the end of the connection', () => {
   it('tells onclose once when the server goes away, and not before', async () => {
     const fake = fakeServer([weather]);
     let closes = 0;
-    const client = new McpClient({ name: 'c', version: '1' }, { onclose: () => closes++ });
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      { protocolEra: 'legacy', onclose: () => closes++ },
+    );
     await client.connect(fake.clientTransport);
     await client.listTools();
     expect(closes).toBe(0);
@@ -119,7 +122,7 @@ describe('the human in the loop', () => {
     const fake = fakeServer([{ ...weather, annotations: { readOnlyHint: true } }]);
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { approval: { confirm: (r) => (asked.push(r), 'deny') } },
+      { protocolEra: 'legacy', approval: { confirm: (r) => (asked.push(r), 'deny') } },
     );
     await client.connect(fake.clientTransport);
     await expect(client.callTool('weather', { city: 'Oslo' })).rejects.toMatchObject({
@@ -140,7 +143,10 @@ describe('the human in the loop', () => {
     ]);
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { approval: { trustAnnotations: true, confirm: () => (asked++, 'deny') } },
+      {
+        protocolEra: 'legacy',
+        approval: { trustAnnotations: true, confirm: () => (asked++, 'deny') },
+      },
     );
     await client.connect(fake.clientTransport);
     await client.callTool('weather');
@@ -155,6 +161,7 @@ describe('the human in the loop', () => {
     const client = new McpClient(
       { name: 'c', version: '1' },
       {
+        protocolEra: 'legacy',
         approval: { confirm: (r) => (asked.push(r), 'allow-always') },
         audit: (e) => events.push(e),
       },
@@ -185,7 +192,10 @@ describe('the human in the loop', () => {
       const fake = fakeServer([tool]);
       const client = new McpClient(
         { name: 'c', version: '1' },
-        { approval: { store, confirm: (r) => (asked.push(r), 'allow-always') } },
+        {
+          protocolEra: 'legacy',
+          approval: { store, confirm: (r) => (asked.push(r), 'allow-always') },
+        },
       );
       await client.connect(fake.clientTransport);
       await client.callTool('weather');
@@ -205,6 +215,7 @@ describe('the human in the loop', () => {
     const client = new McpClient(
       { name: 'c', version: '1' },
       {
+        protocolEra: 'legacy',
         // A host whose person never answers.
         approval: { confirm: (r) => ((seen = r.signal), new Promise(() => {})) },
         audit: (e) => events.push(e),
@@ -227,7 +238,11 @@ describe('the human in the loop', () => {
     const fake = fakeServer([{ ...weather, outputSchema: undefined }]);
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { approval: { confirm: () => 'allow-once' }, audit: (e) => events.push(e) },
+      {
+        protocolEra: 'legacy',
+        approval: { confirm: () => 'allow-once' },
+        audit: (e) => events.push(e),
+      },
     );
     await client.connect(fake.clientTransport);
     await client.listTools();

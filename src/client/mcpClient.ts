@@ -17,7 +17,6 @@ import {
   ListTasks,
   Ping,
   RootsListChanged,
-  SetLevel,
   type MethodDescriptor,
 } from '../protocol/methods.js';
 import {
@@ -170,6 +169,8 @@ export class McpClient {
         input: this.serverRequests,
         report: (error) => this.report(error),
         cache: this.responseCache,
+        // A client that takes log messages gets them all until it says otherwise, on both eras.
+        logLevel: this.options.onLog ? 'debug' : undefined,
         listen: this.options.listen ?? this.options.onToolsChanged !== undefined,
         missedChanges: () => this.notificationHost.toolsChanged(),
         agreed: (agreed) => (this.session = agreed),
@@ -283,7 +284,8 @@ export class McpClient {
   /** Sets the minimum level of log messages the server sends. */
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
     if (!LOGGING_LEVELS.includes(level)) throw new RangeError(`Unknown logging level ${level}`);
-    await this.ready('logging', SetLevel).connection.request(SetLevel.method, { level });
+    const { connection, session } = this.ready('logging');
+    await session.setLogLevel(connection, level);
   }
 
   /** Tells the server the roots changed. */

@@ -30,7 +30,11 @@ function traced(
   });
   const client = new McpClient(
     { name: 'c', version: '1' },
-    { instrument: clientTelemetry({ ...otel.options, ...options }), handlers: { roots } },
+    {
+      protocolEra: 'legacy',
+      instrument: clientTelemetry({ ...otel.options, ...options }),
+      handlers: { roots },
+    },
   );
   return { server, client };
 }
@@ -100,7 +104,11 @@ describe('session telemetry', () => {
     );
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { instrument: clientTelemetry(otel.options), protocolVersions: ['2025-11-25'] },
+      {
+        protocolEra: 'legacy',
+        instrument: clientTelemetry(otel.options),
+        protocolVersions: ['2025-11-25'],
+      },
     );
     const [a, b] = createLinkedPair();
     await server.connect(b);

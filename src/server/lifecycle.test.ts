@@ -81,7 +81,7 @@ describe('initialize and version negotiation', () => {
     await s.connect(b);
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { protocolVersions: ['2025-06-18', '2025-11-25'] },
+      { protocolEra: 'legacy', protocolVersions: ['2025-06-18', '2025-11-25'] },
     );
     await expect(client.connect(a)).rejects.toMatchObject({ code: 'unsupported-version' });
     await expect(client.listTools()).rejects.toMatchObject({ code: 'not-connected' });

@@ -113,6 +113,8 @@ export async function connectInMemory(
   const client = new McpClient(
     options.clientInfo ?? { name: 'toolwire-testing', version: '0.0.0' },
     {
+      // A 2025 revision, negotiated by the initialize handshake.
+      protocolEra: 'legacy',
       ...options.client,
       protocolVersions: [revision],
     },

@@ -10,17 +10,17 @@ function toolwire(...args: string[]) {
 const server = ['--', process.execPath, CLI, 'serve', EVERYTHING];
 
 describe('toolwire CLI', () => {
-  it('speaks the era asked for: --era modern and auto find 2026-07-28 on a toolwire server', () => {
-    for (const era of ['modern', 'auto']) {
-      const text = toolwire('list', '--era', era, ...server);
+  it('speaks the era asked for: --era modern and auto (the default) find 2026-07-28 on a toolwire server', () => {
+    for (const era of ['modern', 'auto', undefined]) {
+      const chosen = era === undefined ? [] : ['--era', era];
+      const text = toolwire('list', ...chosen, ...server);
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout).toContain('add (Add)');
       expect(text.stdout).toMatch(/\(protocol 2026-07-28: stateless requests, no session\)\n$/);
       const call = toolwire(
         'call',
         '--yes',
-        '--era',
-        era,
+        ...chosen,
         'add',
         '--arg',
         'a=1',
@@ -30,11 +30,11 @@ describe('toolwire CLI', () => {
       );
       expect(call).toMatchObject({ code: 0, stdout: '{"sum":3}\n' });
     }
-    const legacy = JSON.parse(toolwire('list', '--json-output', ...server).stdout) as {
-      protocolVersion: string;
-    };
+    const legacy = JSON.parse(
+      toolwire('list', '--json-output', '--era', 'legacy', ...server).stdout,
+    ) as { protocolVersion: string };
     expect(legacy.protocolVersion).toBe('2025-11-25');
-    expect(toolwire('list', ...server).stdout).not.toContain('(protocol');
+    expect(toolwire('list', '--era', 'legacy', ...server).stdout).not.toContain('(protocol');
   });
 
   it('lists tools readably and as JSON', () => {
@@ -48,9 +48,12 @@ describe('toolwire CLI', () => {
   });
 
   it('runs a task tool as a task, printing its status changes, and --task on request', () => {
+    // 2025-11-25 tasks (the 2026 tasks extension is not in the client yet).
     const report = toolwire(
       'call',
       '--yes',
+      '--era',
+      'legacy',
       'report',
       '--arg',
       'sections=2',

@@ -170,9 +170,21 @@ describe('toolwire call asks before a tool that is not read-only', () => {
   });
 
   it('declares no elicitation off a terminal: the server learns it cannot ask', async () => {
-    const run1 = await run(['call', 'rename_note', '--trust-annotations', ...server()]);
-    expect(run1.code).toBe(1);
-    expect(run1.stderr).toMatch(/elicitation/i);
+    // 2026-07-28 (the default, auto, finds it): the request lacks the capability, -32021.
+    const modern = await run(['call', 'rename_note', '--trust-annotations', ...server()]);
+    expect(modern.code).toBe(3);
+    expect(modern.stderr).toMatch(/-32021: The client does not support elicitation/);
+    // 2025: the session lacks it, and the tool's attempt to ask ends in an isError result.
+    const legacy = await run([
+      'call',
+      'rename_note',
+      '--era',
+      'legacy',
+      '--trust-annotations',
+      ...server(),
+    ]);
+    expect(legacy.code).toBe(1);
+    expect(legacy.stderr).toMatch(/elicitation/i);
   });
 
   it("shows a server's sampling request on the terminal, then refuses it (the CLI has no model)", async () => {

@@ -39,7 +39,10 @@ beforeAll(async () => {
   browser = await sharedBrowser();
   httpServer = await serveHttp(CLI_SERVER);
   const notes = `${ROOT}build/test/fixtures/notesServer.js`;
+  // 2025 sessions (tasks, pushed requests); the hostile server's console speaks 2026-07-28.
   ({ child: consoleProcess, link } = await consoleOf([
+    '--era',
+    'legacy',
     httpServer.url,
     '--',
     process.execPath,
@@ -208,6 +211,10 @@ describe('toolwire console in Chromium', () => {
 
   it('runs a tool as a task, showing its status, and cancels the task', async () => {
     const page = await open(link);
+    // --era legacy: 2025 sessions, which the page names.
+    await expect
+      .poll(() => page.getByText('protocol 2025-11-25: a session (initialize)').count())
+      .toBe(2);
     await page.getByRole('button', { name: 'slow' }).click();
     await page.getByLabel('run as a task').check();
     await page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -393,6 +400,8 @@ describe('toolwire console in Chromium', () => {
 
   it('shows a hostile definition and result as text: nothing runs, hidden text shown', async () => {
     const page = await open(hostileLink);
+    // The console's default (auto) found the 2026 era, and says so.
+    await page.getByText('protocol 2026-07-28: stateless requests, no session').waitFor();
     await page.getByRole('button', { name: 'inspect' }).click();
     const detail = page.getByRole('region', { name: 'tool inspect' });
     await detail.waitFor();

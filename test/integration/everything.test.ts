@@ -13,6 +13,7 @@ describe('the everything server', () => {
     const client = new McpClient(
       { name: 'tour', version: '1' },
       {
+        protocolEra: 'legacy',
         onLog: (m) => logs.push(m),
         onToolsChanged: (tools) => changes.push(tools.map((t) => t.name)),
         handlers: {
@@ -78,7 +79,7 @@ describe('the everything server', () => {
   });
 
   it('registers 1000 extra tools on request, and a client walks every page', async () => {
-    const client = new McpClient({ name: 'bulk', version: '1' });
+    const client = new McpClient({ name: 'bulk', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,

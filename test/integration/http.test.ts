@@ -56,7 +56,10 @@ async function client(
   options: ConstructorParameters<typeof McpClient>[1] = {},
   transport = new HttpClientTransport(url),
 ) {
-  const c = new McpClient({ name: 'net-client', version: '1' }, options);
+  const c = new McpClient(
+    { name: 'net-client', version: '1' },
+    { protocolEra: 'legacy', ...options },
+  );
   await c.connect(transport);
   open.push(c);
   return c;
@@ -187,7 +190,7 @@ describe('the toolwire client over Streamable HTTP', () => {
       new HttpClientTransport(url, { headers: () => ({ authorization: 'Bearer good' }) }),
     );
     expect(await c.callTool('whoami')).toMatchObject({ content: [{ text: 'alice' }] });
-    const refused = new McpClient({ name: 'x', version: '1' });
+    const refused = new McpClient({ name: 'x', version: '1' }, { protocolEra: 'legacy' });
     await expect(
       refused.connect(new HttpClientTransport(url, { headers: { authorization: 'Bearer bad' } })),
     ).rejects.toMatchObject({ message: expect.stringContaining('401') });
@@ -222,7 +225,7 @@ describe('the toolwire client over Streamable HTTP', () => {
 
   it('ends the session with DELETE on close', async () => {
     const { handler, url } = await start();
-    const c = new McpClient({ name: 'bye', version: '1' });
+    const c = new McpClient({ name: 'bye', version: '1' }, { protocolEra: 'legacy' });
     await c.connect(new HttpClientTransport(url));
     expect(handler.sessionCount).toBe(1);
     await c.close();

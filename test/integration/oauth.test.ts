@@ -197,7 +197,7 @@ describe('without a token', () => {
 describe('a valid access token', () => {
   it('reaches the handler as the verified identity, with the tools its scopes allow', async () => {
     const t = await token();
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(new StreamableHttpClientTransport(resource, { headers: bearer(t) }));
     try {
       expect((await client.listTools()).map((tool) => tool.name)).toEqual(['whoami']);

@@ -76,7 +76,7 @@ function oauthClient(options: Partial<OAuthClientOptions> & { user?: string } = 
 }
 
 async function connect(auth: OAuthClient): Promise<McpClient> {
-  const client = new McpClient({ name: 'flow-test', version: '1' });
+  const client = new McpClient({ name: 'flow-test', version: '1' }, { protocolEra: 'legacy' });
   await client.connect(new HttpClientTransport(resource, { auth }));
   return client;
 }

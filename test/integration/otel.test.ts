@@ -48,9 +48,7 @@ function tracedServer(otel: ReturnType<typeof otelHarness>) {
 function tracedClient(otel: ReturnType<typeof otelHarness>) {
   return new McpClient(
     { name: 'traced-client', version: '1' },
-    {
-      instrument: clientTelemetry(otel.options),
-    },
+    { protocolEra: 'legacy', instrument: clientTelemetry(otel.options) },
   );
 }
 

@@ -96,7 +96,10 @@ async function connectClient(
   options: ConstructorParameters<typeof McpClient>[1] = {},
   standaloneStream = true,
 ): Promise<McpClient> {
-  const client = new McpClient({ name: 'scale-test', version: '1' }, options);
+  const client = new McpClient(
+    { name: 'scale-test', version: '1' },
+    { protocolEra: 'legacy', ...options },
+  );
   await client.connect(
     new StreamableHttpClientTransport(`${url}/mcp`, { reconnectDelayMs: 20, standaloneStream }),
   );

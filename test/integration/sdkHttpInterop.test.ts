@@ -130,7 +130,7 @@ describe('the toolwire client against the official SDK HTTP server', () => {
     const url = await new Promise<string>((resolve) =>
       child.stdout?.once('data', (c: Buffer) => resolve(c.toString().trim())),
     );
-    const client = new McpClient({ name: 'toolwire', version: '1' });
+    const client = new McpClient({ name: 'toolwire', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(new HttpClientTransport(url));
     cleanup.push(() => client.close());
     expect(client.protocolVersion).toBe('2025-11-25');

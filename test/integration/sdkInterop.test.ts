@@ -61,7 +61,10 @@ describe('the toolwire client against an official SDK stdio server', () => {
       stderr: 'pipe',
     });
     let stderr = '';
-    const client = new McpClient({ name: 'toolwire-interop', version: '1' });
+    const client = new McpClient(
+      { name: 'toolwire-interop', version: '1' },
+      { protocolEra: 'legacy' },
+    );
     const init = await client.connect(transport);
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(init.protocolVersion).toBe('2025-11-25');
@@ -118,7 +121,7 @@ describe('the toolwire client against an official SDK stdio server', () => {
   it('negotiates an older revision the SDK server accepts', async () => {
     const client = new McpClient(
       { name: 'old', version: '1' },
-      { protocolVersions: ['2025-03-26'] },
+      { protocolEra: 'legacy', protocolVersions: ['2025-03-26'] },
     );
     const init = await client.connect(
       new StdioClientTransport({ command: process.execPath, args: [SDK_SERVER], stderr: 'ignore' }),

@@ -6,7 +6,7 @@ import { sleep } from '../support/scriptedTransport.js';
 import { until } from '../support/cliRun.js';
 
 function client() {
-  return new McpClient({ name: 'itest', version: '1' });
+  return new McpClient({ name: 'itest', version: '1' }, { protocolEra: 'legacy' });
 }
 
 function isAlive(pid: number): boolean {
@@ -81,7 +81,10 @@ describe('toolwire serve keeps stdout for MCP', () => {
       args: [CLI, 'serve', NOISY],
       stderr: 'pipe',
     });
-    const c = new McpClient({ name: 'itest', version: '1' }, { onerror: (e) => errors.push(e) });
+    const c = new McpClient(
+      { name: 'itest', version: '1' },
+      { protocolEra: 'legacy', onerror: (e) => errors.push(e) },
+    );
     await c.connect(transport);
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -53,7 +53,10 @@ describe('403 insufficient_scope without a user to ask', () => {
           }
         : base(request);
     const stored = new OAuthClient({ store, allowLoopbackHttp: true });
-    const client = new McpClient({ name: 'non-interactive', version: '1' });
+    const client = new McpClient(
+      { name: 'non-interactive', version: '1' },
+      { protocolEra: 'legacy' },
+    );
     const error = await client
       .connect(new HttpClientTransport(fake.endpoint, { auth: stored }))
       .then(

@@ -39,7 +39,7 @@ async function connectFailure(options: Partial<OAuthClientOptions> = {}) {
     authorizationTimeoutMs: 5_000,
     ...options,
   });
-  const client = new McpClient({ name: 'attacked', version: '1' });
+  const client = new McpClient({ name: 'attacked', version: '1' }, { protocolEra: 'legacy' });
   const error = await client.connect(new HttpClientTransport(fake.endpoint, { auth: oauth })).then(
     () => undefined,
     (e: unknown) => e,
@@ -224,7 +224,7 @@ describe('issue 12: a server that moves to another authorization server', () => 
       openAuthorizationUrl: browser.open,
       redirectReceiver: browser.receiver,
     });
-    const client = new McpClient({ name: 'migrating', version: '1' });
+    const client = new McpClient({ name: 'migrating', version: '1' }, { protocolEra: 'legacy' });
     try {
       await client.connect(new HttpClientTransport(fake.endpoint, { auth: oauth }));
       expect(await store.getClient(fake.origin)).toMatchObject({

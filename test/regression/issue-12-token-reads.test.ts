@@ -32,7 +32,7 @@ describe('issue 12: the tokens of a server are read from the store once', () => 
     const key = { issuer: fake.origin, resource: fake.endpoint };
     await store.setIssuerOf(fake.endpoint, fake.origin);
     await store.setTokens(key, { accessToken: 'good-token', tokenType: 'Bearer' });
-    const client = new McpClient({ name: 'reads', version: '1' });
+    const client = new McpClient({ name: 'reads', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(
       new HttpClientTransport(fake.endpoint, {
         auth: new OAuthClient({ store, allowLoopbackHttp: true }),

@@ -151,6 +151,7 @@ describe('issue 19: the approval gate (library)', () => {
     const client = new McpClient(
       { name: 't', version: '1' },
       {
+        protocolEra: 'legacy',
         approval: { trustAnnotations: true, confirm: (r) => (asked.push(r), 'allow-once') },
         onToolsChanged: () => {},
       },
@@ -174,6 +175,7 @@ describe('issue 19: the approval gate (library)', () => {
     const client = new McpClient(
       { name: 't', version: '1' },
       {
+        protocolEra: 'legacy',
         approval: { confirm: (r) => (asked.push(r), 'allow-once') },
         audit: (e) => events.push(e),
         onToolsChanged: () => {},

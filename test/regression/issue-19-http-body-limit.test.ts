@@ -133,7 +133,7 @@ describe('a chunked body over the limit is answered 413 every time', () => {
       chunkBytes: 1024,
     });
     expect(outcomes.filter((o) => o.status !== 413)).toEqual([]);
-    const client = new McpClient({ name: 'after', version: '1' });
+    const client = new McpClient({ name: 'after', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(new HttpClientTransport(listener.url));
     expect(await client.callTool('echo')).toMatchObject({
       content: [{ text: 'still serving' }],

@@ -167,7 +167,7 @@ describe('a GET stream ends when the access token it was opened with expires', (
     const changed: string[][] = [];
     const client = new McpClient(
       { name: 'expiry-client', version: '1' },
-      { onToolsChanged: (tools) => changed.push(tools.map((t) => t.name)) },
+      { protocolEra: 'legacy', onToolsChanged: (tools) => changed.push(tools.map((t) => t.name)) },
     );
     try {
       getTokens.length = 0;

@@ -35,7 +35,7 @@ describe('issue 19: short-lived access tokens', () => {
     });
     const browser = headlessBrowser();
     const store = new MemoryOAuthStore();
-    const client = new McpClient({ name: 'short-lived', version: '1' });
+    const client = new McpClient({ name: 'short-lived', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(
       new HttpClientTransport(fake.endpoint, {
         auth: new OAuthClient({

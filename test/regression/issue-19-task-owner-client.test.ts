@@ -77,7 +77,7 @@ async function protectedServer(store: TaskStore | undefined): Promise<{
 }
 
 async function clientWith(resource: string, token: string): Promise<McpClient> {
-  const client = new McpClient({ name: 'app', version: '1' });
+  const client = new McpClient({ name: 'app', version: '1' }, { protocolEra: 'legacy' });
   await client.connect(
     new StreamableHttpClientTransport(resource, { headers: { authorization: `Bearer ${token}` } }),
   );

@@ -50,6 +50,7 @@ function tracedClient(otel: Otel) {
   return new McpClient(
     { name: 'traced-client', version: '1' },
     {
+      protocolEra: 'legacy',
       instrument: clientTelemetry(otel.options),
       handlers: {
         sampling: () => ({

@@ -56,6 +56,7 @@ async function setup(
   const client = new McpClient(
     { name: 'host', version: '1' },
     {
+      protocolEra: 'legacy',
       instrument: clientTelemetry({ ...otel.options, ...options.telemetry }),
       approval: {
         confirm: (request) => {

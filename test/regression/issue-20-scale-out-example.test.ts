@@ -96,8 +96,9 @@ describe('npm run example:scale-out', () => {
     const yes = (line: string) => line.replace(/ call (\w+) /, ' call $1 --yes ');
     const add = sh(yes(printedCommand('call add')));
     expect(add).toEqual({ code: 0, stdout: '{"sum":42}\n', stderr: '' });
-    // One session (initialize, list, call, DELETE) was served by several instances (the proxy's
-    // lines are read once this process is free to: spawnSync held it).
+    // Its requests (stateless 2026-07-28 ones: the CLI's auto finds that era) were served by
+    // several instances (the proxy's lines are read once this process is free to: spawnSync
+    // held it).
     await until(() => instancesSince(mark).size > 1, 5000, 'the proxy to print two instances');
 
     mark = printed.length;

@@ -28,7 +28,7 @@ function mcpServer(): McpServer {
 
 /** Connects a client to `transport` and lists the tool names. */
 async function toolNames(transport: HttpClientTransport | LegacySseClientTransport) {
-  const client = new McpClient({ name: 'issue-20', version: '1' });
+  const client = new McpClient({ name: 'issue-20', version: '1' }, { protocolEra: 'legacy' });
   await client.connect(transport);
   open.push(client);
   return (await client.listTools()).map((t) => t.name);

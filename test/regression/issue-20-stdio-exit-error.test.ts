@@ -19,7 +19,7 @@ const DYING =
 
 /** What `connect` rejected with. */
 async function connectFailure(transport: StdioClientTransport): Promise<unknown> {
-  const client = new McpClient({ name: 'issue-20', version: '1' });
+  const client = new McpClient({ name: 'issue-20', version: '1' }, { protocolEra: 'legacy' });
   try {
     await client.connect(transport);
   } catch (error) {
@@ -84,7 +84,7 @@ describe('issue 20: the library says why a stdio server it started is gone', () 
 
   it('a server that dies during a session fails the request in flight and later ones the same way', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [EVERYTHING] });
-    const client = new McpClient({ name: 'issue-20', version: '1' });
+    const client = new McpClient({ name: 'issue-20', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(transport);
     try {
       const call = client.callTool('long_running', { steps: 100, delayMs: 100 });

@@ -61,13 +61,21 @@ describe('Ctrl-C during call', () => {
     expect(text).toContain('cancelled: The task was cancelled');
   });
 
-  it('over HTTP: the cancellation reaches the server before the connection closes', async () => {
+  it('over HTTP: the cancellation reaches the server before the connection closes (both eras)', async () => {
     const log = newLog();
     const http = await serveHttp(CLI_SERVER, [], { CLI_FIXTURE_LOG: log });
     servers.push(http);
+    // 2026-07-28 (auto finds it): closing the request's stream is the cancellation.
     const plain = await interruptedCall([http.url], log);
     expect(plain.result.code).toBe(130);
-    expect(plain.log).toContain('cancelled: Aborted by the requester');
+    expect(plain.log).toContain('cancelled: The client closed the request');
+    // A 2025 session: notifications/cancelled, sent before the connection closes.
+    const legacyLog = newLog();
+    const legacyServer = await serveHttp(CLI_SERVER, [], { CLI_FIXTURE_LOG: legacyLog });
+    servers.push(legacyServer);
+    const legacy = await interruptedCall(['--era', 'legacy', legacyServer.url], legacyLog);
+    expect(legacy.result.code).toBe(130);
+    expect(legacy.log).toContain('cancelled: Aborted by the requester');
     const taskLog = newLog();
     const tasks = await serveHttp(CLI_SERVER, [], { CLI_FIXTURE_LOG: taskLog });
     servers.push(tasks);

@@ -8,9 +8,12 @@ import { EVERYTHING } from '../support/paths.js';
 describe('a server killed mid-call over HTTP', () => {
   it('ends `call` within seconds, naming the URL and the errno', async () => {
     const { url, child: server } = await serveHttp(EVERYTHING);
+    // A 2025 session resumes a lost stream (a 2026 request's stream cannot be resumed: below).
     const call = startToolwire([
       'call',
       '--yes',
+      '--era',
+      'legacy',
       'long_running',
       '--arg',
       'steps=100',
@@ -31,6 +34,31 @@ describe('a server killed mid-call over HTTP', () => {
       expect(result.stderr).toContain('ECONNREFUSED');
       // Two attempts one `retry` (1 s) apart; before the fix this took 32 s.
       expect(seconds).toBeLessThan(10);
+    } finally {
+      server.kill('SIGKILL');
+      call.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('2026-07-28: a request whose stream is lost fails at once, naming the URL', async () => {
+    const { url, child: server } = await serveHttp(EVERYTHING);
+    const call = startToolwire([
+      'call',
+      '--yes',
+      'long_running',
+      '--arg',
+      'steps=100',
+      '--arg',
+      'delayMs=100',
+      url,
+    ]);
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(call.exitCode).toBeNull();
+      server.kill('SIGKILL');
+      const result = await call.exited;
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`The response stream from ${url} ended before the response`);
     } finally {
       server.kill('SIGKILL');
       call.kill('SIGKILL');

@@ -21,6 +21,8 @@ describe('call prints each task status change once, in order, ending with the te
       const r = toolwire(
         'call',
         '--yes',
+        '--era',
+        'legacy', // 2025-11-25 tasks
         'report',
         '--arg',
         'sections=2',
@@ -40,6 +42,8 @@ describe('call prints each task status change once, in order, ending with the te
       const r = toolwire(
         'call',
         '--yes',
+        '--era',
+        'legacy', // 2025-11-25 tasks
         'report',
         '--arg',
         'sections=3',

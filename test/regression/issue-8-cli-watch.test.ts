@@ -94,6 +94,7 @@ describe('serve --watch', () => {
     const client = new McpClient(
       { name: 'watch-test', version: '1' },
       {
+        protocolEra: 'legacy',
         onToolsChanged: (tools) => changes.push(tools.map((t) => t.name)),
         onerror: (e) => errors.push(e),
       },

@@ -20,7 +20,7 @@ const tool = (extra: Partial<Tool> = {}): Tool => ({
 
 async function clientOf(tools: Tool[], version = '2025-11-25') {
   const fake = fakeServer(tools, version);
-  const client = new McpClient({ name: 'c', version: '1' });
+  const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
   await client.connect(fake.clientTransport);
   return { fake, client };
 }

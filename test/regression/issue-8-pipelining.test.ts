@@ -195,7 +195,7 @@ describe('a client that pipelines over HTTP', () => {
     });
     const handler = createHttpHandler(server);
     const statuses: number[] = [];
-    const client = new McpClient({ name: 'pipeliner', version: '1' });
+    const client = new McpClient({ name: 'pipeliner', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(
       new HttpClientTransport('http://127.0.0.1:3000/mcp', {
         fetch: async (url, init) => {

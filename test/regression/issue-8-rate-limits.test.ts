@@ -71,7 +71,7 @@ describe('anonymous callers are limited beyond their session', () => {
     );
     const outcomes: boolean[] = [];
     for (let i = 0; i < 3; i++) {
-      const client = new McpClient({ name: 'hopper', version: '1' });
+      const client = new McpClient({ name: 'hopper', version: '1' }, { protocolEra: 'legacy' });
       await client.connect(new HttpClientTransport(listener.url));
       outcomes.push(await rateLimited(client.callTool('work')));
       await client.close();

@@ -50,6 +50,7 @@ async function scripted(modes: ReadonlyArray<'form' | 'url'> = ['form', 'url']):
   const client = new McpClient(
     { name: 'c', version: '1' },
     {
+      protocolEra: 'legacy',
       elicitationModes: modes,
       handlers: {
         elicitation: (params) => {
@@ -204,6 +205,7 @@ describe('URL-mode elicitation: which URLs reach the application', () => {
     const client = new McpClient(
       { name: 'c', version: '1' },
       {
+        protocolEra: 'legacy',
         elicitationModes: ['url'],
         handlers: {
           elicitation: (params) => {

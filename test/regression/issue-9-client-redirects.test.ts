@@ -82,7 +82,10 @@ async function refusalOf(connecting: Promise<unknown>): Promise<unknown> {
 async function connect(
   transport: StreamableHttpClientTransport | HttpClientTransport | LegacySseClientTransport,
 ) {
-  const client = new McpClient({ name: 'c', version: '1' }, { onerror: () => {} });
+  const client = new McpClient(
+    { name: 'c', version: '1' },
+    { protocolEra: 'legacy', onerror: () => {} },
+  );
   open.push(client);
   await client.connect(transport);
   return client;
@@ -225,7 +228,10 @@ describe('Streamable HTTP: redirects', () => {
       headers: secrets,
       reconnectDelayMs: 10,
     });
-    const client = new McpClient({ name: 'c', version: '1' }, { onerror: (e) => errors.push(e) });
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      { protocolEra: 'legacy', onerror: (e) => errors.push(e) },
+    );
     open.push(client);
     transport.onerror = (e) => errors.push(e);
     await client.connect(transport);

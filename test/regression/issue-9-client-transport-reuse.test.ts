@@ -34,7 +34,7 @@ describe('a transport carries one connection', () => {
     await expect(server.connect(serverSide)).rejects.toMatchObject(taken);
     expect(server.sessions.size).toBe(1);
     // The first session still serves.
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(clientSide);
     await expect(client.callTool('ping')).resolves.toMatchObject({
       content: [{ type: 'text', text: 'pong' }],
@@ -50,7 +50,7 @@ describe('a transport carries one connection', () => {
     await first.connect(serverSide);
     await expect(second.connect(serverSide)).rejects.toMatchObject(taken);
     expect(second.sessions.size).toBe(0);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(clientSide);
     expect(client.serverInfo).toMatchObject({ name: 's' });
     await client.close();
@@ -61,9 +61,9 @@ describe('a transport carries one connection', () => {
     const server = serverWithTool();
     const [clientSide, serverSide] = createLinkedPair();
     await server.connect(serverSide);
-    const first = new McpClient({ name: 'first', version: '1' });
+    const first = new McpClient({ name: 'first', version: '1' }, { protocolEra: 'legacy' });
     await first.connect(clientSide);
-    const second = new McpClient({ name: 'second', version: '1' });
+    const second = new McpClient({ name: 'second', version: '1' }, { protocolEra: 'legacy' });
     await expect(second.connect(clientSide)).rejects.toMatchObject(taken);
     // A client cannot take the server's end either.
     await expect(second.connect(serverSide)).rejects.toMatchObject(taken);
@@ -79,7 +79,7 @@ describe('a transport carries one connection', () => {
     const server = serverWithTool();
     const [clientSide, serverSide] = createLinkedPair();
     await server.connect(serverSide);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(clientSide);
     await client.close();
     await expect(client.connect(clientSide)).rejects.toMatchObject(taken);
@@ -111,7 +111,7 @@ describe('a transport carries one connection', () => {
   ])('%s started by hand is refused by connect', async (name, make) => {
     const transport = make();
     await transport.start();
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
     const error = await client.connect(transport).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'transport',

@@ -58,7 +58,7 @@ describe('a session that only holds an idle GET stream', () => {
     const listener = await serveHttp(handler);
     open.push(listener);
     const transport = new StreamableHttpClientTransport(listener.url);
-    const client = new McpClient({ name: 'listener', version: '1' });
+    const client = new McpClient({ name: 'listener', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(transport);
     open.push(client);
     const session = transport.sessionId;

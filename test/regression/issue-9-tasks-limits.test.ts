@@ -122,7 +122,7 @@ describe('issue 9: tasks are bounded per requestor and per process', () => {
   });
 
   it('the shipped example: 110 long_running tasks from one session, 100 accepted (the default)', async () => {
-    const client = new McpClient({ name: 'audit', version: '1' });
+    const client = new McpClient({ name: 'audit', version: '1' }, { protocolEra: 'legacy' });
     await client.connect(
       new StdioClientTransport({ command: process.execPath, args: [EVERYTHING] }),
     );

@@ -115,6 +115,7 @@ export async function connect(server: McpServer, options: ConnectOptions = {}): 
 function connect2025(server: McpServer, options: ConnectOptions): Promise<Connected> {
   const version = options.version;
   return connectWith(server, options, {
+    protocolEra: 'legacy',
     ...(version
       ? { protocolVersions: [version as (typeof SUPPORTED_PROTOCOL_VERSIONS)[number]] }
       : {}),

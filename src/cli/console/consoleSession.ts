@@ -16,12 +16,14 @@ import type {
 } from '../../client.js';
 import { ServerToolNames } from '../../client/approval/serverToolNames.js';
 import { McpClient } from '../../client/mcpClient.js';
+import type { CliEra } from '../argValues.js';
 import type { CallToolResult, ElicitResult, LoggingMessageParams } from '../../index.js';
 import { LocalError, RpcError } from '../../jsonrpc/errors.js';
 import type { SamplingConfig } from '../config.js';
 import { modelOf, replyOf, runModelCommand } from '../samplingCommand.js';
 import { packageVersion } from '../version.js';
 import type { HistoryFile } from './historyFile.js';
+import { isElicitResult } from './elicitAnswer.js';
 import { shortName } from './shortName.js';
 import { shownRequest, type ShownRequest } from './shownRequest.js';
 import {
@@ -72,17 +74,6 @@ const HISTORY = 1000;
 
 /** The server requests the page answers. */
 export type InputKind = 'elicitation' | 'sampling';
-
-/** An elicitation answer the page may send: an action, and content with accept. */
-function isElicitResult(value: unknown): value is ElicitResult {
-  if (typeof value !== 'object' || value === null) return false;
-  const { action, content } = value as Record<string, unknown>;
-  if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return false;
-  return (
-    content === undefined ||
-    (typeof content === 'object' && content !== null && !Array.isArray(content))
-  );
-}
 
 /** The person's answer to a server request; `model`: the model whose draft was sent unchanged. */
 interface Answered {
@@ -137,15 +128,24 @@ export class ConsoleSession {
   /** The model command that can draft a reply to a sampling request (config.json). */
   readonly model: SamplingConfig | undefined;
 
+  /** How each server's session is opened (`auto`: in the era the server speaks). */
+  private readonly era: CliEra;
+
   /**
    * `historyFile`: where the history is kept (its newest events are shown again); `model`: the
-   * model command the person may ask for a draft reply to a sampling request.
+   * model command the person may ask for a draft reply to a sampling request; `era`: how
+   * sessions are opened (default `auto`).
    */
   constructor(
-    options: { historyFile?: HistoryFile | undefined; model?: SamplingConfig | undefined } = {},
+    options: {
+      historyFile?: HistoryFile | undefined;
+      model?: SamplingConfig | undefined;
+      era?: CliEra | undefined;
+    } = {},
   ) {
     this.historyFile = options.historyFile;
     this.model = options.model;
+    this.era = options.era ?? 'auto';
     for (const { target, ...event } of this.historyFile?.recent(HISTORY) ?? [])
       this.history.push({ type: 'audit', server: '', target, event, at: event.at });
   }
@@ -239,6 +239,7 @@ export class ConsoleSession {
     const client: McpClient = new McpClient(
       { name: 'toolwire-console', version: packageVersion() },
       {
+        protocolEra: this.era,
         approval: this.policyOf(link, approvals),
         audit: (event) => this.emit({ type: 'audit', server: id, target: link.target, event }),
         // The page answers the server's questions: a form or a URL, and a model's reply.

@@ -14,7 +14,7 @@ function linkTo(connector: ServerConnector) {
     newClient: (l) => {
       const client: McpClient = new McpClient(
         { name: 'c', version: '1' },
-        { onclose: () => l.ended(client) },
+        { protocolEra: 'legacy', onclose: () => l.ended(client) },
       );
       return client;
     },
@@ -118,7 +118,7 @@ describe('ServerLink', () => {
     };
     const link = new ServerLink({ id: 's1', target: 'test', name: 'test' }, connector, {
       newClient: () => {
-        const client = new McpClient({ name: 'c', version: '1' });
+        const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
         const close = client.close.bind(client);
         client.close = async () => {
           closedByTheConsole = true;

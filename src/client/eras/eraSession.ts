@@ -9,7 +9,12 @@ import type { LocalError } from '../../jsonrpc/errors.js';
 import type { Transport } from '../../jsonrpc/transport.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { JsonSchemaDialect } from '../../protocol/jsonSchema.js';
-import type { ClientCapabilities, Implementation, Tool } from '../../protocol/types.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  Tool,
+} from '../../protocol/types.js';
 import type { ProtocolVersion, RevisionFeatures } from '../../protocol/versions.js';
 import type { CallToolOptions, ConnectClientOptions, ServerDescription } from '../clientOptions.js';
 import type { ResponseCache } from '../cache/responseCache.js';
@@ -48,6 +53,11 @@ export interface EraSession {
   ): Promise<JsonObject>;
   /** The tools of a complete listing as the era keeps them (dropping ones it must refuse). */
   keepTools(tools: Tool[]): Tool[];
+  /**
+   * The lowest level of log messages the server should send: `logging/setLevel` (2025), or the
+   * `_meta` log level of every request from now on (2026-07-28, which sends none without it).
+   */
+  setLogLevel(connection: Connection, level: LoggingLevel): Promise<void>;
   /** The server's tools changed (or may have, unannounced): cached listings are forgotten. */
   toolsChanged(): void;
   /** The server acknowledged a `subscriptions/listen` stream (`params` as sent). */
@@ -74,6 +84,8 @@ export interface Opening {
   readonly input: ServerRequestHost;
   /** Faults that do not fail a call (a tool left out of a listing). */
   readonly report: (error: Error) => void;
+  /** The log level 2026 requests ask for until `setLogLevel` (the client takes log messages). */
+  readonly logLevel: LoggingLevel | undefined;
   /** Where results with cache hints are kept (2026-07-28); undefined: nowhere. */
   readonly cache: ResponseCache | undefined;
   /** Whether to open `subscriptions/listen` for tool changes (2026-07-28), when the server has them. */

@@ -7,9 +7,9 @@ import type { Connection } from '../../jsonrpc/connection.js';
 import { LocalError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { JsonSchemaDialect } from '../../protocol/jsonSchema.js';
-import { CallTool, Initialize, Initialized, ListTools } from '../../protocol/methods.js';
+import { CallTool, Initialize, Initialized, ListTools, SetLevel } from '../../protocol/methods.js';
 import { parseInitializeResult } from '../../protocol/params.js';
-import type { InitializeResult, Tool } from '../../protocol/types.js';
+import type { InitializeResult, LoggingLevel, Tool } from '../../protocol/types.js';
 import {
   featuresOf,
   LATEST_PROTOCOL_VERSION,
@@ -62,6 +62,10 @@ class LegacySession implements EraSession {
 
   keepTools(tools: Tool[]): Tool[] {
     return tools;
+  }
+
+  async setLogLevel(connection: Connection, level: LoggingLevel): Promise<void> {
+    await connection.request(SetLevel.method, { level });
   }
 
   /** Nothing is cached: a 2025 listing stays in the client's catalog until `list_changed`. */

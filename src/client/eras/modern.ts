@@ -8,7 +8,7 @@ import type { Connection } from '../../jsonrpc/connection.js';
 import { ErrorCode, LocalError, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { CallTool, Discover, ListTools } from '../../protocol/methods.js';
-import type { Tool } from '../../protocol/types.js';
+import type { LoggingLevel, Tool } from '../../protocol/types.js';
 import {
   featuresOf,
   type ModernProtocolVersion,
@@ -20,7 +20,7 @@ import {
   paramHeaderValues,
   type ParamHeader,
 } from '../../protocol/eras/rev2026/paramHeaders.js';
-import { statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
+import { META, statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
 import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
 import type { CacheContext } from '../../jsonrpc/transport.js';
@@ -60,8 +60,8 @@ class ModernSession implements EraSession {
 
   constructor(
     readonly server: ServerDescription,
-    /** The `_meta` every request carries. */
-    private readonly meta: JsonObject,
+    /** The `_meta` every request carries (with the log level asked for, once there is one). */
+    private meta: JsonObject,
     /** The handlers that answer the server's input requests, the cache, and where faults go. */
     private readonly client: Pick<Opening, 'input' | 'report' | 'cache' | 'transport'>,
   ) {
@@ -96,6 +96,12 @@ class ModernSession implements EraSession {
       report: (error) => this.client.report(error),
     });
     this.subscription.start();
+  }
+
+  /** Not a request on this revision: every request from now on carries the level in `_meta`. */
+  setLogLevel(_connection: Connection, level: LoggingLevel): Promise<void> {
+    this.meta = { ...this.meta, [META.logLevel]: level };
+    return Promise.resolve();
   }
 
   toolsChanged(): void {
@@ -272,6 +278,7 @@ export async function openModern(opening: Opening): Promise<EraSession> {
     : opening.capabilities;
   opening.transport.setProtocolVersion?.(VERSION, { stateless: true });
   const meta = statelessRequestMeta(VERSION, { capabilities, info: opening.clientInfo });
+  if (opening.logLevel !== undefined) meta[META.logLevel] = opening.logLevel;
   const found = parseDiscoverResult(
     await withVersionRetry(
       () =>

@@ -38,6 +38,7 @@ function opening(era: ProtocolEra | undefined, answer: JsonObject) {
         cache: undefined,
         listen: false,
         missedChanges: () => {},
+        logLevel: undefined,
         agreed: (session: EraSession) => sent.push(`agreed ${session.server.protocolVersion}`),
       }),
   };
@@ -50,8 +51,23 @@ const initialized = {
 };
 
 describe('negotiate', () => {
-  it('opens the legacy handshake by default, agreeing before initialized is sent', async () => {
-    const eras: (ProtocolEra | undefined)[] = [undefined, 'legacy', 'other' as ProtocolEra];
+  it('probes with server/discover by default (auto), falling back to initialize on any other answer', async () => {
+    const { sent, open } = opening(undefined, initialized);
+    const session = await open();
+    expect(sent).toEqual([
+      'setProtocolVersion',
+      Discover.method,
+      'setProtocolVersion',
+      Initialize.method,
+      'agreed 2025-06-18',
+      'setProtocolVersion',
+      Initialized.method,
+    ]);
+    expect(session.server.protocolVersion).toBe('2025-06-18');
+  });
+
+  it('opens the legacy handshake for legacy (and a value the types do not allow), agreeing before initialized is sent', async () => {
+    const eras: (ProtocolEra | undefined)[] = ['legacy', 'other' as ProtocolEra];
     for (const era of eras) {
       const { sent, open } = opening(era, initialized);
       const session = await open();

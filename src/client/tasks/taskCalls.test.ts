@@ -31,7 +31,7 @@ async function nextRequest(t: ScriptedTransport, method: string): Promise<JsonRp
 /** A client connected to a scripted 2025-11-25 server offering one tool that requires a task. */
 async function connected(): Promise<{ t: ScriptedTransport; client: McpClient }> {
   const t = new ScriptedTransport();
-  const client = new McpClient({ name: 'c', version: '1' });
+  const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
   const connecting = client.connect(t);
   const init = await nextRequest(t, 'initialize');
   t.inject({

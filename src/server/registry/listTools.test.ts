@@ -84,7 +84,7 @@ describe('tools/list pagination', () => {
 /** A client connected to a scripted server that the test answers by hand. */
 async function scriptedServer(options: ConstructorParameters<typeof McpClient>[1] = {}) {
   const transport = new ScriptedTransport();
-  const client = new McpClient({ name: 'c', version: '1' }, options);
+  const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy', ...options });
   const connecting = client.connect(transport);
   const init = (await transport.next()) as { id: number };
   const serverInfo = { name: 's', version: '1' };

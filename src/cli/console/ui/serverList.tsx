@@ -54,6 +54,14 @@ function Status({ server }: { server: Server }) {
   return null;
 }
 
+/** Which revision, and so which era, a connected server speaks. */
+function eraLine(version: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(version)) return 'protocol: an unknown revision';
+  return version >= '2026-07-28'
+    ? `protocol ${version}: stateless requests, no session`
+    : `protocol ${version}: a session (initialize)`;
+}
+
 /** The navigation: servers, their state and tools. */
 export function ServerList(props: {
   servers: Server[];
@@ -78,6 +86,11 @@ export function ServerList(props: {
             </div>
           ) : null}
           <Status server={s} />
+          {s.state === 'connected' && s.protocolVersion !== undefined ? (
+            <div class="note revision" title="the MCP revision spoken with this server">
+              {eraLine(s.protocolVersion)}
+            </div>
+          ) : null}
           {s.state === 'connected' ? (
             <label class="trust">
               <input

@@ -28,6 +28,8 @@ export interface Server {
   signInUrl?: string;
   /** The name, title and version it gives itself: a label, not an identity. */
   serverInfo?: { name: string; version: string; title?: string };
+  /** The revision spoken with it once connected (`2026-07-28`: stateless requests, no session). */
+  protocolVersion?: string;
   trustAnnotations: boolean;
   /** Trusted in config.json: the page cannot change it. */
   trustedInConfig?: boolean;

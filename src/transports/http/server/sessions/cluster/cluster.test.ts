@@ -201,7 +201,10 @@ for (const backend of BACKENDS) {
     options: ConstructorParameters<typeof McpClient>[1] = {},
     transportOptions: { standaloneStream?: boolean } = {},
   ) {
-    const c = new McpClient({ name: 'lb-client', version: '1' }, options);
+    const c = new McpClient(
+      { name: 'lb-client', version: '1' },
+      { protocolEra: 'legacy', ...options },
+    );
     await c.connect(
       new StreamableHttpClientTransport(`${BASE}/mcp`, {
         fetch: balancer.fetch,

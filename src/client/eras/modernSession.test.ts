@@ -247,3 +247,53 @@ describe('cancelling a 2026 call over HTTP', () => {
     expect(count(methods, 'notifications/cancelled')).toBe(0);
   });
 });
+
+describe('log messages on a 2026 session', () => {
+  for (const via of ['HTTP', 'a linked pair (stdio-like)'] as const) {
+    it(`over ${via}: onLog gets them all; setLoggingLevel sends the level in each request’s _meta`, async () => {
+      const s = new McpServer({ name: 's', version: '1' });
+      s.registerTool('chatty', {}, (_args, ctx) => {
+        ctx.log.debug('details');
+        ctx.log.error('trouble');
+        return 'said';
+      });
+      const logs: string[] = [];
+      const onLog = (message: { level: string; data: unknown }) =>
+        logs.push(`${message.level} ${String(message.data)}`);
+      let client: McpClient;
+      if (via === 'HTTP') client = await connected(endpoint(s).transport(), { onLog });
+      else {
+        const [a, b] = createLinkedPair();
+        await s.connect(b);
+        client = await connected(a, { onLog });
+      }
+      await client.callTool('chatty');
+      expect(logs).toEqual(['debug details', 'error trouble']);
+      logs.length = 0;
+      await client.setLoggingLevel('error');
+      await client.callTool('chatty');
+      expect(logs).toEqual(['error trouble']);
+    });
+  }
+
+  it('without onLog, asks for none (the server sends none)', async () => {
+    const s = new McpServer({ name: 's', version: '1' });
+    s.registerTool('chatty', {}, (_args, ctx) => {
+      ctx.log.error('trouble');
+      return 'said';
+    });
+    const [a, b] = createLinkedPair();
+    const seen: string[] = [];
+    const send = b.send.bind(b);
+    Object.assign(b, {
+      send: (message: { method?: string }) => {
+        if (message.method) seen.push(message.method);
+        return send(message as never);
+      },
+    });
+    await s.connect(b);
+    const client = await connected(a);
+    await client.callTool('chatty');
+    expect(seen).not.toContain('notifications/message');
+  });
+});
