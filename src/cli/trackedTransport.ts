@@ -58,6 +58,13 @@ export class TrackedTransport implements Transport {
     return this.inner.endpointKey;
   }
 
+  /** A new wrapper around a new inner transport to the same server (see Transport.respawn). */
+  get respawn(): (() => Transport) | undefined {
+    const { inner } = this;
+    const respawn = inner.respawn;
+    return respawn && (() => new TrackedTransport(respawn.call(inner)));
+  }
+
   get cacheContext(): Transport['cacheContext'] {
     return this.inner.cacheContext?.bind(this.inner);
   }

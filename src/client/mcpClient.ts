@@ -40,6 +40,7 @@ import type {
 import type { JsonObject } from '../jsonrpc/types.js';
 import { ResponseCache } from './cache/responseCache.js';
 import type { EraSession } from './eras/eraSession.js';
+import { ProbeEndedConnection } from './eras/auto.js';
 import { openSession } from './eras/negotiate.js';
 import {
   answerServerRequest,
@@ -180,6 +181,9 @@ export class McpClient {
       failure = error;
       this.connection = undefined;
       await connection.close().catch(() => {});
+      // A server the probe ended: once more, through a new transport to it, with initialize.
+      const fresh = error instanceof ProbeEndedConnection ? transport.respawn?.() : undefined;
+      if (fresh) return this.connect(fresh, options);
       throw error;
     }
   }

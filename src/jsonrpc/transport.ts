@@ -174,6 +174,13 @@ export interface Transport {
    */
   readonly endpointKey?: string | undefined;
   /**
+   * A new transport to the same server, not started (stdio: the same command, a new process).
+   * A client whose `server/discover` probe made the server end the connection (a 2025-era
+   * server that exits on anything before `initialize`) connects again through it, with
+   * `initialize`.
+   */
+  readonly respawn?: (() => Transport) | undefined;
+  /**
    * Where results may be cached and for whom (2026-07-28 cache hints): the endpoint, and a digest
    * of the credentials the transport sends now (HTTP: its `Authorization` and custom headers;
    * stdio: the environment the server gets). Without it, results are cached for this connection

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client.js';
+import { forgetEras } from '../../src/client/eras/eraMemory.js';
+import { LocalError } from '../../src/jsonrpc/errors.js';
 import { StdioClientTransport } from '../../src/stdio.js';
-import { CLI, EVERYTHING, NOISY } from '../support/paths.js';
+import { CLI, EVERYTHING, NOISY, STRICT_LEGACY_SERVER } from '../support/paths.js';
 import { sleep } from '../support/scriptedTransport.js';
 import { until } from '../support/cliRun.js';
 
@@ -180,5 +182,42 @@ describe('the stdio client spawns safely and shuts down in order', () => {
     const started = Date.now();
     await t.close();
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('auto era negotiation against a stdio server that exits when probed', () => {
+  it('starts the server again and opens with initialize, then goes straight to it', async () => {
+    forgetEras();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [STRICT_LEGACY_SERVER],
+    });
+    const client = new McpClient({ name: 'c', version: '1' });
+    await client.connect(transport);
+    expect(client.protocolVersion).toBe('2025-06-18');
+    expect(await client.callTool('hello')).toMatchObject({ content: [{ text: 'hi' }] });
+    // The first process ended on the probe; the session is with a second one.
+    expect(isAlive(transport.pid ?? 0)).toBe(false);
+    await client.close();
+    // Remembered for the command line: no probe, so the process given is the one that serves.
+    const second = new StdioClientTransport({
+      command: process.execPath,
+      args: [STRICT_LEGACY_SERVER],
+    });
+    const again = new McpClient({ name: 'c', version: '1' });
+    await again.connect(second);
+    expect(again.protocolVersion).toBe('2025-06-18');
+    expect(isAlive(second.pid ?? 0)).toBe(true);
+    await again.close();
+    forgetEras();
+  });
+
+  it('pinned to modern, it fails with what happened instead', async () => {
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'modern' });
+    await expect(
+      client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [STRICT_LEGACY_SERVER] }),
+      ),
+    ).rejects.toBeInstanceOf(LocalError);
   });
 });

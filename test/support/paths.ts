@@ -12,3 +12,4 @@ export const SDK_CLIENT = `${ROOT}build/test/fixtures/sdkClient.js`;
 export const SDK_HTTP_SERVER = `${ROOT}build/test/fixtures/sdkHttpServer.js`;
 export const CLUSTER_SERVER = `${ROOT}build/test/fixtures/clusterServer.js`;
 export const PIPELINE_SERVER = `${ROOT}build/test/fixtures/pipelineServer.js`;
+export const STRICT_LEGACY_SERVER = `${ROOT}build/test/fixtures/strictLegacyServer.js`;

@@ -30,6 +30,22 @@ function connectionGone(error: unknown): boolean {
   return error instanceof LocalError && (error.code === 'closed' || error.code === 'aborted');
 }
 
+/**
+ * The probe ended the connection: the server (a stdio process that exits on a request before
+ * `initialize`) cannot be asked again over it. The era is remembered as legacy for its endpoint,
+ * so a client given a fresh transport to it (McpClient respawns a stdio server) opens with
+ * `initialize` straight away.
+ */
+export class ProbeEndedConnection extends LocalError {
+  constructor(cause: unknown) {
+    super(
+      'closed',
+      'The server ended the connection when probed with server/discover (a 2025-era server that takes nothing before initialize)',
+      { cause },
+    );
+  }
+}
+
 /** Opens a session in the era the server speaks. */
 export async function openAuto(opening: Opening): Promise<EraSession> {
   const key = opening.transport.endpointKey;
@@ -40,7 +56,14 @@ export async function openAuto(opening: Opening): Promise<EraSession> {
     rememberEra(key, 'modern');
     return session;
   } catch (error) {
-    if (speaksModern(error) || connectionGone(error)) throw error;
+    if (speaksModern(error)) throw error;
+    if (connectionGone(error)) {
+      if (opening.connection.closed && !opening.options.signal?.aborted) {
+        rememberEra(key, 'legacy');
+        throw new ProbeEndedConnection(error);
+      }
+      throw error;
+    }
   }
   // The probe told the transport the 2026 revision: a 2025 handshake starts without one.
   opening.transport.setProtocolVersion?.(undefined);

@@ -131,6 +131,11 @@ export class StdioClientTransport implements Transport {
     return JSON.stringify([this.options.command, ...(this.options.args ?? [])]);
   }
 
+  /** A new transport that runs the same command (not started). */
+  respawn(): StdioClientTransport {
+    return new StdioClientTransport(this.options);
+  }
+
   /** The command line, and a digest of the environment the server is given. */
   async cacheContext(): Promise<CacheContext> {
     const env = this.options.inheritEnv
