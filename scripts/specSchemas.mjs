@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The revisions toolwire's server and client speak, whose schemas ship. */
-export const SHIPPED_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+export const SHIPPED_REVISIONS = [
+  '2024-11-05',
+  '2025-03-26',
+  '2025-06-18',
+  '2025-11-25',
+  '2026-07-28',
+];
 
 /** Keywords whose value maps names to schemas (the names are data, not keywords). */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs']);

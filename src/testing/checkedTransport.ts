@@ -7,7 +7,7 @@
 import type {
   JsonRpcMessage,
   MessageInfo,
-  ProtocolVersion,
+  Revision,
   RequestId,
   SendOptions,
   Transport,
@@ -18,7 +18,7 @@ import { WireViolation } from './wireViolation.js';
 
 /** What a {@link CheckedTransport} checks with, and whom it tells. */
 export interface WireCheck {
-  readonly revision: ProtocolVersion;
+  readonly revision: Revision;
   readonly schema: WireSchema;
   /** Told of each violation, and whether a waiting request reported it. */
   readonly violated: (violation: WireViolation, reported: boolean) => void;

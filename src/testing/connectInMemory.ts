@@ -7,12 +7,14 @@ import {
   createLinkedPair,
   LATEST_PROTOCOL_VERSION,
   McpClient,
+  MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type ClientOptions,
   type ConnectOptions,
   type Implementation,
   type McpServer,
   type ProtocolVersion,
+  type Revision,
   type ServerSession,
   type Transport,
 } from '../index.js';
@@ -23,10 +25,12 @@ import type { WireViolation } from './wireViolation.js';
 /** Options of {@link connectInMemory}. */
 export interface InMemoryConnectOptions {
   /**
-   * The revision the client asks for and accepts (no other is negotiated). Default: the latest,
-   * `LATEST_PROTOCOL_VERSION`.
+   * The revision the client asks for and accepts (no other is negotiated): one of
+   * `SUPPORTED_PROTOCOL_VERSIONS` (the `initialize` handshake), or `2026-07-28`, whose client
+   * opens with `server/discover` and sends every request stateless. Default
+   * `LATEST_PROTOCOL_VERSION` (2025-11-25).
    */
-  revision?: ProtocolVersion;
+  revision?: Revision;
   /**
    * Check every message the server sends against the official JSON Schema of `revision`, in its
    * strict form: every object that lists its properties is closed, so a field the revision does
@@ -57,7 +61,7 @@ export interface InMemoryConnection {
   /** The server's side of the connection. */
   readonly session: ServerSession;
   /** The revision in use. */
-  readonly revision: ProtocolVersion;
+  readonly revision: Revision;
   /** Every violation found so far (with `validateWire`), oldest first. */
   readonly violations: readonly WireViolation[];
   /**
@@ -89,10 +93,11 @@ export async function connectInMemory(
   server: McpServer,
   options: InMemoryConnectOptions = {},
 ): Promise<InMemoryConnection> {
-  const revision = options.revision ?? LATEST_PROTOCOL_VERSION;
-  if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(revision))
+  const revision: Revision = options.revision ?? LATEST_PROTOCOL_VERSION;
+  const modern = (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(revision);
+  if (!modern && !(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(revision))
     throw new RangeError(
-      `Unknown revision ${JSON.stringify(revision)}: use one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+      `Unknown revision ${JSON.stringify(revision)}: use one of ${[...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS].join(', ')}`,
     );
   const violations: WireViolation[] = [];
   const unreported: WireViolation[] = [];
@@ -112,12 +117,14 @@ export async function connectInMemory(
   const session = await server.connect(serverEnd, options.server ?? {});
   const client = new McpClient(
     options.clientInfo ?? { name: 'toolwire-testing', version: '0.0.0' },
-    {
-      // A 2025 revision, negotiated by the initialize handshake.
-      protocolEra: 'legacy',
-      ...options.client,
-      protocolVersions: [revision],
-    },
+    modern
+      ? { ...options.client, protocolEra: 'modern' }
+      : {
+          // A 2025 revision, negotiated by the initialize handshake.
+          ...options.client,
+          protocolEra: 'legacy',
+          protocolVersions: [revision as ProtocolVersion],
+        },
   );
   try {
     await client.connect(clientTransport);

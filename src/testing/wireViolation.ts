@@ -1,7 +1,7 @@
 /**
  * @module The error of a message that breaks its revision's schema.
  */
-import type { ProtocolVersion } from '../index.js';
+import type { Revision } from '../index.js';
 import type { SchemaProblem } from './wireSchema.js';
 
 /** How many distinct problems the error's message lists (all of them are in `problems`). */
@@ -23,13 +23,13 @@ export function describeProblem(p: SchemaProblem): string {
 export class WireViolation extends Error {
   override readonly name = 'WireViolation';
   /** The revision the connection uses. */
-  readonly revision: ProtocolVersion;
+  readonly revision: Revision;
   /** The offending message, as it went over the wire. */
   readonly sent: unknown;
   /** What is wrong with it, each with a JSON pointer into `sent`. */
   readonly problems: readonly SchemaProblem[];
 
-  constructor(violation: { revision: ProtocolVersion; sent: unknown; problems: SchemaProblem[] }) {
+  constructor(violation: { revision: Revision; sent: unknown; problems: SchemaProblem[] }) {
     const { revision, sent, problems } = violation;
     // Ajv reports a failed `anyOf` branch by branch: the same line can come more than once.
     const distinct = [...new Set(problems.map(describeProblem))];

@@ -8,11 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without type declarations
 import * as specSchemas from '../../scripts/specSchemas.mjs';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
+import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
 import { revisionSchema } from '../../src/testing/eras/revisionSchemas.js';
 import { describeProblem } from '../../src/testing/wireViolation.js';
 import { ROOT } from '../support/paths.js';
 import { EXAMPLES_2025_11_25, schemaFile, validateDefinition } from '../support/specSchemas.js';
+
+/** Every revision toolwire speaks: the schemas toolwire/testing ships. */
+const REVISIONS: string[] = [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS];
 
 const SHIPPED = `${ROOT}src/testing/schemas/`;
 
@@ -25,16 +28,16 @@ const { compactSchema, SHIPPED_REVISIONS, shippedText } = specSchemas as {
 
 describe('the schemas toolwire/testing ships', () => {
   it('are those of the revisions toolwire speaks, with their source and licence', () => {
-    expect(SHIPPED_REVISIONS).toEqual([...SUPPORTED_PROTOCOL_VERSIONS]);
+    expect(SHIPPED_REVISIONS).toEqual(REVISIONS);
     expect(readdirSync(SHIPPED).sort()).toEqual(
-      [...SUPPORTED_PROTOCOL_VERSIONS.map((r) => `${r}.json`), 'LICENSE', 'README.md'].sort(),
+      [...REVISIONS.map((r) => `${r}.json`), 'LICENSE', 'README.md'].sort(),
     );
     expect(readFileSync(`${SHIPPED}LICENSE`, 'utf8')).toBe(
       readFileSync(`${ROOT}test/spec/LICENSE`, 'utf8'),
     );
   });
 
-  for (const revision of SUPPORTED_PROTOCOL_VERSIONS) {
+  for (const revision of REVISIONS) {
     it(`${revision}: is the official file without descriptions (node scripts/specSchemas.mjs)`, () => {
       expect(readFileSync(`${SHIPPED}${revision}.json`, 'utf8')).toBe(shippedText(revision));
     });

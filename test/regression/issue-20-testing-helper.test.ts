@@ -8,7 +8,10 @@
  * a `WireViolation` naming the revision, the JSON pointer and the message.
  */
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
+import {
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../../src/protocol/versions.js';
 import { McpServer } from '../../src/server.js';
 import { revisionSchema } from '../../src/testing/eras/revisionSchemas.js';
 import { connectInMemory, WireViolation } from '../../src/testing.js';
@@ -36,7 +39,7 @@ const elicitation = {
 };
 
 describe('issue 20: connectInMemory connects a client at a chosen revision', () => {
-  for (const revision of SUPPORTED_PROTOCOL_VERSIONS) {
+  for (const revision of [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]) {
     it(`at ${revision}, with every message checked`, async () => {
       const server = new McpServer({ name: 'weather', version: '1' });
       server.registerTool(
@@ -91,8 +94,8 @@ describe('issue 20: connectInMemory connects a client at a chosen revision', () 
   it('refuses a revision toolwire does not speak', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     await expect(
-      connectInMemory(server, { revision: '2026-07-28' as never, validateWire: true }),
-    ).rejects.toThrow(/Unknown revision "2026-07-28": use one of 2024-11-05, /);
+      connectInMemory(server, { revision: '2099-01-01' as never, validateWire: true }),
+    ).rejects.toThrow(/Unknown revision "2099-01-01": use one of 2024-11-05, .*, 2026-07-28$/);
   });
 });
 
@@ -165,6 +168,28 @@ describe('issue 20: validateWire fails the test on a message the revision does n
           pointer: '/result/tools/0/annotations',
           params: { additionalProperty: 'cheapHint' },
         },
+      ],
+    });
+    await c.close();
+  });
+
+  it('at 2026-07-28 too: a listing with a field the revision lacks', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool(
+      't',
+      { annotations: { readOnlyHint: true, cheapHint: true } as never },
+      () => 'x',
+    );
+    const c = await connectInMemory(server, { revision: '2026-07-28', validateWire: true });
+    await expect(c.client.listTools()).rejects.toMatchObject({
+      name: 'WireViolation',
+      revision: '2026-07-28',
+      problems: [
+        expect.objectContaining({
+          definition: 'ListToolsResult',
+          pointer: '/result/tools/0/annotations',
+          params: { additionalProperty: 'cheapHint' },
+        }),
       ],
     });
     await c.close();

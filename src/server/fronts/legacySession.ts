@@ -39,7 +39,7 @@ import {
   type LoggingMessageParams,
   type ProgressParams,
 } from '../../protocol/types.js';
-import type { ProtocolVersion } from '../../protocol/versions.js';
+import type { ProtocolVersion, Revision } from '../../protocol/versions.js';
 import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
 import type { InputChannel } from '../input/inputChannel.js';
@@ -281,9 +281,12 @@ export class ServerSession implements LegacyFront {
     return this.initializedNotified;
   }
 
-  /** The negotiated revision, once initialized. */
-  get protocolVersion(): ProtocolVersion | undefined {
-    return this.scope?.session.protocolVersion;
+  /**
+   * The negotiated revision, once initialized; on a connection opened in the 2026 era, the one
+   * its last request named.
+   */
+  get protocolVersion(): Revision | undefined {
+    return this.modern ? this.modern.protocolVersion : this.scope?.session.protocolVersion;
   }
 
   /** The identity given to `connect()`, if any (HTTP transports may add one per message). */

@@ -7,6 +7,9 @@
 import type { Connection, IncomingRequestContext } from '../../jsonrpc/connection.js';
 import type { Identity, TransportNetwork } from '../../jsonrpc/transport.js';
 import type { JsonObject, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
+import { isPlainObject } from '../../jsonrpc/guards.js';
+import { META } from '../../protocol/eras/rev2026/requestMeta.js';
+import { isModernVersion, type ModernProtocolVersion } from '../../protocol/versions.js';
 import type { HandlerOutcome } from '../dispatch/handlerTable.js';
 import type { ModernChannel } from './modernChannel.js';
 import type { ModernFront } from './modernFront.js';
@@ -29,9 +32,14 @@ export class ModernConnection implements ModernChannel {
 
   readonly identity: Identity | undefined;
   readonly clientAddress: string | undefined;
+  /** The revision the connection's last request named in its `_meta`, when the server serves it. */
+  protocolVersion: ModernProtocolVersion | undefined;
 
   /** Serves one request of the connection. */
   serve(request: JsonRpcRequest, context: IncomingRequestContext): HandlerOutcome {
+    const meta = request.params?.['_meta'];
+    const version = isPlainObject(meta) ? meta[META.protocolVersion] : undefined;
+    if (isModernVersion(version)) this.protocolVersion = version;
     return this.front.serve(request, context, this);
   }
 

@@ -7,7 +7,7 @@
  */
 import type { SessionObserver } from '../../jsonrpc/interceptors.js';
 import type { TransportNetwork } from '../../jsonrpc/transport.js';
-import type { ProtocolVersion } from '../../protocol/versions.js';
+import type { Revision } from '../../protocol/versions.js';
 
 export type { IncomingRequestView, SessionObserver } from '../../jsonrpc/interceptors.js';
 
@@ -15,8 +15,11 @@ export type { IncomingRequestView, SessionObserver } from '../../jsonrpc/interce
 export interface ServerSessionView {
   /** The session id (the `Mcp-Session-Id` over Streamable HTTP). */
   readonly id: string;
-  /** The negotiated revision; undefined until `initialize` is answered. */
-  readonly protocolVersion: ProtocolVersion | undefined;
+  /**
+   * The negotiated revision; undefined until `initialize` is answered (on a connection opened in
+   * the 2026 era: the revision its last request named).
+   */
+  readonly protocolVersion: Revision | undefined;
   /** How its messages travel (`pipe`, `tcp`, `inproc`), when the transport says. */
   readonly networkTransport: 'pipe' | 'tcp' | 'inproc' | undefined;
   /** What the transport knows of the network (`http`...), when it says. */

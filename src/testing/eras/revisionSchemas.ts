@@ -6,17 +6,18 @@
  * strict schema is built once and kept for every later connection at that revision. In eras/:
  * the table below names every revision, and a new era's revisions are added here.
  */
-import type { ProtocolVersion } from '../../index.js';
+import type { Revision } from '../../index.js';
 import { WireSchema, type AjvClasses } from '../wireSchema.js';
 
 type JsonModule = { default: unknown };
 
 /** One import per revision, so that a bundler keeps each schema in a file of its own. */
-const SCHEMAS: Readonly<Record<ProtocolVersion, () => Promise<JsonModule>>> = {
+const SCHEMAS: Readonly<Record<Revision, () => Promise<JsonModule>>> = {
   '2024-11-05': () => import('../schemas/2024-11-05.json', { with: { type: 'json' } }),
   '2025-03-26': () => import('../schemas/2025-03-26.json', { with: { type: 'json' } }),
   '2025-06-18': () => import('../schemas/2025-06-18.json', { with: { type: 'json' } }),
   '2025-11-25': () => import('../schemas/2025-11-25.json', { with: { type: 'json' } }),
+  '2026-07-28': () => import('../schemas/2026-07-28.json', { with: { type: 'json' } }),
 };
 
 /** A CommonJS module's main export, whether it arrives as `default` or as the module itself. */
@@ -41,13 +42,13 @@ function loadAjv(): Promise<AjvClasses> {
   return ajvClasses;
 }
 
-const loaded = new Map<ProtocolVersion, Promise<WireSchema>>();
+const loaded = new Map<Revision, Promise<WireSchema>>();
 
 /**
  * The strict schema of `revision` (see strictSchema.ts), loaded and built on the first request
  * and shared by every later one.
  */
-export function revisionSchema(revision: ProtocolVersion): Promise<WireSchema> {
+export function revisionSchema(revision: Revision): Promise<WireSchema> {
   let schema = loaded.get(revision);
   if (schema === undefined) {
     const load = SCHEMAS[revision];
