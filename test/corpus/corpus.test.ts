@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isSupportedVersion } from '../../src/protocol/versions.js';
+import { isModernVersion, isSupportedVersion } from '../../src/protocol/versions.js';
 import { validateMessage } from '../support/specSchemas.js';
 import {
   isSend,
@@ -54,9 +54,13 @@ function withVaryingAsExpected(step: ReceiveStep, actual: unknown): unknown {
 describe('the message corpus', () => {
   it('has fixtures for every revision toolwire speaks', () => {
     expect(new Set(corpus.map((entry) => entry.revision))).toEqual(
-      new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']),
+      new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']),
     );
-    for (const entry of corpus) expect(isSupportedVersion(entry.revision)).toBe(true);
+    for (const entry of corpus)
+      expect(isSupportedVersion(entry.revision) || isModernVersion(entry.revision)).toBe(true);
+    // 2026-07-28 has no handshake: every request carries its own _meta.
+    for (const entry of corpus.filter((e) => isModernVersion(e.revision)))
+      expect(entry.fixture.handshake, entry.name).toBe(false);
   });
 
   describe.each(corpus.map((entry) => [`${entry.revision}/${entry.name}`, entry] as const))(

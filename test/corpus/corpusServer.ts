@@ -69,5 +69,20 @@ export function corpusServer(): McpServer {
       return 'counted to 3';
     },
   );
+  server.registerTool(
+    'greet',
+    { description: 'Asks the user for a name, then greets them' },
+    async (_args, { elicit }) => {
+      const answer = await elicit(
+        {
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        },
+        { inputKey: 'name' },
+      );
+      const name = answer.action === 'accept' ? String(answer.content?.['name']) : 'nobody';
+      return `Hello, ${name}`;
+    },
+  );
   return server;
 }

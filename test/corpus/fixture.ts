@@ -17,7 +17,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ProtocolVersion } from '../../src/protocol/versions.js';
+import type { Revision } from '../../src/protocol/versions.js';
 
 /** The corpus folder: one subfolder per revision. */
 export const CORPUS_DIR = fileURLToPath(new URL('./', import.meta.url));
@@ -46,7 +46,7 @@ export interface Fixture {
 
 /** A fixture with where it came from. */
 export interface CorpusEntry {
-  revision: ProtocolVersion;
+  revision: Revision;
   name: string;
   file: string;
   fixture: Fixture;
@@ -57,7 +57,7 @@ export function readCorpus(): CorpusEntry[] {
   const entries: CorpusEntry[] = [];
   for (const folder of readdirSync(CORPUS_DIR, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
-    const revision = folder.name as ProtocolVersion;
+    const revision = folder.name as Revision;
     for (const name of readdirSync(`${CORPUS_DIR}${revision}`).sort()) {
       if (!name.endsWith('.json')) continue;
       const file = `${CORPUS_DIR}${revision}/${name}`;

@@ -4,7 +4,7 @@
  * to compare (or, when the corpus is being recorded, to write down).
  */
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
-import type { ProtocolVersion } from '../../src/protocol/versions.js';
+import type { Revision } from '../../src/protocol/versions.js';
 import { createLinkedPair } from '../../src/transports/memory.js';
 import { corpusServer } from './corpusServer.js';
 
@@ -21,7 +21,7 @@ export class ReplayClient {
   private constructor(private readonly send: (message: unknown) => Promise<void>) {}
 
   /** Connects to a new corpus server; opens the session at `revision` when `handshake`. */
-  static async open(revision: ProtocolVersion, handshake: boolean): Promise<ReplayClient> {
+  static async open(revision: Revision, handshake: boolean): Promise<ReplayClient> {
     const [clientEnd, serverEnd] = createLinkedPair();
     await corpusServer().connect(serverEnd);
     const client = new ReplayClient((message) => clientEnd.send(message as JsonRpcMessage));

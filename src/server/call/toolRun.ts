@@ -137,7 +137,9 @@ function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcom
   const { entry, request } = plan;
   if (!validated.ok) {
     const message = `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`;
-    if (plan.profile.features.inputErrorsAsResults) return toolError(message);
+    // Projected like every result: a 2026 one gets its resultType and the server's identity.
+    if (plan.profile.features.inputErrorsAsResults)
+      return plan.profile.callToolResult(toolError(message));
     throw new RpcError(ErrorCode.InvalidParams, message, { issues: validated.issues });
   }
   const context = new CallContext({
