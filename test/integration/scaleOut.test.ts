@@ -171,14 +171,25 @@ describe('several instances behind a round-robin balancer', () => {
     expect((await client.getTask(taskId as string)).status).toBe('cancelled');
   });
 
-  it('list_changed reaches clients connected to every instance', async () => {
-    const changed = [0, 0, 0];
+  it('list_changed reaches clients connected to every instance, 2025 sessions and 2026 listen streams', async () => {
+    const changed = [0, 0, 0, 0, 0, 0, 0];
     const direct = await Promise.all(
       instances.map((instance, i) =>
         connectClient(instance.url, { onToolsChanged: () => changed[i]!++ }),
       ),
     );
+    // 2026-07-28 clients hear of changes on a subscriptions/listen stream: one on each instance,
+    // and one through the balancer (its stream lands on whichever instance).
+    const modern = await Promise.all(
+      [...instances.map((instance) => instance.url), proxy.url].map((url, i) =>
+        connectClient(url, { protocolEra: 'modern', onToolsChanged: () => changed[3 + i]!++ }),
+      ),
+    );
     await sleep(100); // the GET streams open
+    await eventually(
+      async () => modern.map((client) => client.listening),
+      (listening) => listening.every(Boolean),
+    );
     const before = (await direct[0]!.listTools()).some((t) => t.name === 'extra');
     await direct[1]!.callTool('toggle_extra', {});
     await eventually(
@@ -186,7 +197,7 @@ describe('several instances behind a round-robin balancer', () => {
       (c) => c.every((n) => n > 0),
     );
     expect(changed.every((n) => n > 0)).toBe(true);
-    for (const client of direct) {
+    for (const client of [...direct, ...modern]) {
       const names = (await client.listTools()).map((t) => t.name);
       expect(names.includes('extra')).toBe(!before);
     }
