@@ -153,14 +153,14 @@ export default tseslint.config(
     'the OAuth client imports only jsonrpc and transports',
   ),
   // stores/ also implements the HTTP cluster interfaces (transports/http/server/sessions/cluster/
-  // cluster.ts) and the rate limit store interface (server/policy/rateLimitStore.ts, its one file
-  // of server/): see src/redis.ts.
+  // cluster.ts), the rate limit store interface (server/policy/rateLimitStore.ts) and the spent
+  // states' (server/input/spentStates.ts), its two files of server/: see src/redis.ts.
   ...layer(
     'stores',
     ['protocol', 'server', 'client', 'oauthClient', 'cli', 'otel', 'testing'],
-    'stores import only jsonrpc, the tasks interface, the rate limit store interface and the transports they implement',
+    'stores import only jsonrpc, the tasks interface, the rate limit and spent state store interfaces and the transports they implement',
     [],
-    ['server/policy/rateLimitStore.js'],
+    ['server/policy/rateLimitStore.js', 'server/input/spentStates.js'],
   ),
   // toolwire/otel: @opentelemetry/api, the jsonrpc errors and guards, and only the TYPES of the
   // server and the client (a value import would pull their code into the otel bundle).

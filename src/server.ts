@@ -4,6 +4,9 @@
 export { JsonSchemaNotLoaded, preloadJsonSchemaSupport } from './protocol/ajvLoader.js';
 export { McpServer } from './server/mcpServer.js';
 export type { ConnectOptions, ServerOptions, ToolVisibility } from './server/mcpServer.js';
+export type { InputRoundTripOptions } from './server/input/inputRound.js';
+export { MemorySpentStates } from './server/input/spentStates.js';
+export type { SpentStateStore } from './server/input/spentStates.js';
 export { ServerSession } from './server/serverSession.js';
 export type { RegisteredTool, ToolUpdate } from './server/registry/toolRegistry.js';
 export type {

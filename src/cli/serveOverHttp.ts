@@ -119,6 +119,8 @@ export async function serveOverHttp(command: ServeCommand, mode: HttpMode): Prom
     if (scaleOut && server.tasks) server.useTaskStore(scaleOut.taskStore);
     // Rate limits and the concurrency cap the module sets hold across the instances.
     if (scaleOut) server.useRateLimitStore(scaleOut.rateLimitStore);
+    // A 2026 call's rounds of input may reach any instance; an approval is used once in all.
+    if (scaleOut) server.useInputRoundTrips(scaleOut.inputRoundTrips);
     const handler = await httpHandlerOf(server, mode, scaleOut);
     // A non-loopback --host (allowed by --allowed-host or --allow-unauthenticated-remote) is
     // reported by the handler: the warning lands on stderr.

@@ -33,7 +33,13 @@ import type { ModernFront } from './fronts/modernFront.js';
 import { buildModernFront } from './fronts/modernServer.js';
 import { ListChangedNotice } from './notify/listChanged.js';
 import { ListenStreams } from './notify/listenStreams.js';
-import { roundTripOptions, type InputRoundTripOptions } from './input/inputRound.js';
+import {
+  roundTripOptions,
+  type InputRoundTripOptions,
+  type RoundTripOptions,
+} from './input/inputRound.js';
+import { RequestStateCodec } from './input/requestState.js';
+import type { SpentStateStore } from './input/spentStates.js';
 import { ServerSession, type SessionHost } from './serverSession.js';
 import type { SessionInfo, SessionPort } from './toolContext.js';
 import {
@@ -206,6 +212,8 @@ export class McpServer {
   private readonly live = new Set<ServerSession>();
   /** The open `subscriptions/listen` streams of 2026 clients. */
   private readonly listens = new ListenStreams();
+  /** How 2026 calls ask for input: the state codec and the spent states (shared by a host). */
+  private readonly rounds: RoundTripOptions;
   private readonly host: SessionHost;
   private readonly capabilities: ServerCapabilities;
   private readonly pageSize: number;
@@ -284,6 +292,7 @@ export class McpServer {
         return entry?.enabled ? projectedDefinition(entry, profile) : undefined;
       },
     };
+    this.rounds = roundTripOptions(options.inputRoundTrips);
     this.host = {
       ...services,
       protocolVersions: sorted,
@@ -298,7 +307,7 @@ export class McpServer {
         cacheHints,
         versions: modern,
         handshakeVersions: sorted,
-        rounds: roundTripOptions(options.inputRoundTrips),
+        rounds: this.rounds,
         listens: this.listens,
       }),
       instrumentations: this.instrumentations,
@@ -375,6 +384,16 @@ export class McpServer {
     if (this.live.size > 0)
       throw new Error('Sessions are open: the rate limit store cannot change');
     this.host.callDependencies.rateLimits.useStore(store);
+  }
+
+  /**
+   * Signs 2026 request states with `secret` and remembers spent ones in `spentStates`, instead
+   * of the `inputRoundTrips` options: for a host that decides where state lives (`toolwire serve
+   * --redis` gives every instance the same secret and store). Before serving.
+   */
+  useInputRoundTrips(shared: { secret: string | Uint8Array; spentStates: SpentStateStore }): void {
+    this.rounds.codec = new RequestStateCodec(shared.secret);
+    this.rounds.spent = shared.spentStates;
   }
 
   /** The revisions this server accepts, oldest first. */

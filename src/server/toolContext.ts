@@ -14,6 +14,7 @@ import {
   type ClientCapabilities,
   type CreateMessageParams,
   type CreateMessageResult,
+  type ElicitFormParams,
   type ElicitParams,
   type ElicitResult,
   type Implementation,
@@ -108,6 +109,18 @@ export interface ToolContext {
   /** Asks the client for its roots (`roots/list`). */
   readonly listRoots: (this: void, options?: ClientRequestOptions) => Promise<ListRootsResult>;
   /**
+   * Asks the user to approve what the call is about to do (an elicitation with nothing to fill
+   * in: accepting approves). True only when approved. On 2026 requests the approval comes back in
+   * a retry and lets the work through once: that retry sent again gets an error result (its
+   * request state is spent), and a first request cannot carry an approval the server never asked
+   * for.
+   */
+  readonly confirm: (
+    this: void,
+    message: string,
+    options?: ClientRequestOptions,
+  ) => Promise<boolean>;
+  /**
    * Ends the HTTP connection carrying this call's response stream without ending the stream: the
    * client reconnects after the announced `retry` delay and receives the rest, result included
    * (Streamable HTTP polling, SEP-1699). Frees the connection during a long call. Does nothing on
@@ -115,6 +128,9 @@ export interface ToolContext {
    */
   readonly closeStream: (this: void) => void;
 }
+
+/** The form of an approval: nothing to fill in (accept approves, decline or cancel do not). */
+const APPROVAL_SCHEMA: ElicitFormParams['requestedSchema'] = { type: 'object', properties: {} };
 
 /** What the call pipeline needs from the session to build a context. */
 export interface SessionPort {
@@ -182,6 +198,7 @@ export class CallContext implements ToolContext {
   private progressFn: ToolContext['progress'] | undefined;
   private sampleFn: ToolContext['sample'] | undefined;
   private elicitFn: ToolContext['elicit'] | undefined;
+  private confirmFn: ToolContext['confirm'] | undefined;
   private listRootsFn: ToolContext['listRoots'] | undefined;
   private closeStreamFn: ToolContext['closeStream'] | undefined;
 
@@ -238,6 +255,14 @@ export class CallContext implements ToolContext {
     return (this.listRootsFn ??= (options) => this.ask({ kind: 'roots' }, options));
   }
 
+  get confirm(): ToolContext['confirm'] {
+    return (this.confirmFn ??= async (message, options) => {
+      const params: ElicitFormParams = { message, requestedSchema: APPROVAL_SCHEMA };
+      const answer = await this.ask({ kind: 'elicitation', params }, options, true);
+      return answer.action === 'accept';
+    });
+  }
+
   get closeStream(): ToolContext['closeStream'] {
     return (this.closeStreamFn ??= () => this.endStream());
   }
@@ -276,6 +301,7 @@ export class CallContext implements ToolContext {
   private ask<R extends InputRequest>(
     request: R,
     options: ClientRequestOptions | undefined,
+    approval = false,
   ): Promise<InputAnswer<R>> {
     const signal = options?.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal;
     const call: InputCall = {
@@ -284,6 +310,7 @@ export class CallContext implements ToolContext {
       timeoutMs: options?.timeoutMs,
       task: this.task,
       key: options?.inputKey,
+      approval: approval ? true : undefined,
     };
     return (this.input ?? this.port.input).ask(request, call);
   }

@@ -10,6 +10,7 @@ import { RedisChannels } from './redisChannels.js';
 import { closeConnection, openConnection, type RedisConnectionOptions } from './redisConnection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redisEventStore.js';
 import { RedisRateLimitStore } from './redisRateLimitStore.js';
+import { RedisSpentStates, sharedStateSecret } from './redisSpentStates.js';
 import { RedisSessionDirectory } from './redisSessionDirectory.js';
 import { RedisTaskStore } from './redisTaskStore.js';
 
@@ -39,6 +40,12 @@ export interface RedisScaleOut extends InstanceLink {
   readonly rateLimitStore: RedisRateLimitStore;
   /** For `createHttpHandler(server, { cluster })`. */
   readonly cluster: HttpCluster;
+  /**
+   * For `server.useInputRoundTrips(...)`: the secret every instance signs 2026 request states
+   * with, and the states whose approval was used, so a retry may reach any instance and an
+   * approval is used once across them all.
+   */
+  readonly inputRoundTrips: { readonly secret: string; readonly spentStates: RedisSpentStates };
 
   /** Closes the connections (the task store, rate limit store and cluster stop working). */
   close(): Promise<void>;
@@ -60,10 +67,18 @@ export async function createRedisScaleOut(
       'instanceId must be 1-64 visible ASCII characters without ".", not "others"',
     );
   const connection = await openConnection(options);
+  let secret: string;
+  try {
+    secret = await sharedStateSecret(connection);
+  } catch (error) {
+    await closeConnection(connection);
+    throw error;
+  }
   const channels = new RedisChannels(connection);
   const bus = new RedisBus(connection, channels, options.instanceId);
   const taskStore = new RedisTaskStore(connection, channels);
   const rateLimitStore = new RedisRateLimitStore(connection);
+  const inputRoundTrips = { secret, spentStates: new RedisSpentStates(connection) };
   const cluster: HttpCluster = {
     sessions: new RedisSessionDirectory(connection),
     bus,
@@ -75,6 +90,7 @@ export async function createRedisScaleOut(
     taskStore,
     rateLimitStore,
     cluster,
+    inputRoundTrips,
     broadcast: (topic, data) => bus.publish('others', { kind: 'app', topic, data }),
     onBroadcast: (topic, listener) =>
       bus.subscribe((message) => {

@@ -64,7 +64,7 @@ const ALLOWED: Record<string, string[]> = {
  * the layer that uses them (like the HTTP cluster's in transports/).
  */
 const ALLOWED_FILES: Record<string, string[]> = {
-  stores: ['server/policy/rateLimitStore.ts'],
+  stores: ['server/policy/rateLimitStore.ts', 'server/input/spentStates.ts'],
 };
 /**
  * Folders of src/ beyond the layer table, for files under a folder (STYLE.md §3's one sanctioned

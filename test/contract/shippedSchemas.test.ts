@@ -8,7 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without type declarations
 import * as specSchemas from '../../scripts/specSchemas.mjs';
-import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.js';
+import {
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '../../src/protocol/versions.js';
 import { revisionSchema } from '../../src/testing/eras/revisionSchemas.js';
 import { describeProblem } from '../../src/testing/wireViolation.js';
 import { ROOT } from '../support/paths.js';

@@ -117,6 +117,63 @@ describe('several instances behind a round-robin balancer', () => {
     expect(pids).toEqual(new Set(instances.map((i) => `pid ${i.pid}`)));
   });
 
+  it('2026 rounds of input cross instances (serve --redis shares the secret), and an approval is used once in all', async () => {
+    // Asked on one instance, answered on the next: the state is signed with the shared secret.
+    const asked: number[] = [];
+    const client = await connectClient(proxy.url, {
+      protocolEra: 'modern',
+      handlers: {
+        elicitation: () => {
+          asked.push(1);
+          return { action: 'accept', content: {} };
+        },
+      },
+    });
+    const pids = new Set<string>();
+    for (let i = 0; i < 3; i++) pids.add(textOf(await client.callTool('approve')));
+    expect(asked).toHaveLength(3);
+    expect([...pids].every((p) => p.startsWith('approved on pid '))).toBe(true);
+    // The approved retry replayed to each instance: spent everywhere (one Redis key).
+    const post = (body: unknown) =>
+      fetch(`${proxy.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'approve',
+        },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ result: Record<string, unknown> }>);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    };
+    const first = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'approve', _meta: meta },
+    });
+    const [key] = Object.keys(first.result['inputRequests'] as object);
+    const retry = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: 'approve',
+        inputResponses: { [key!]: { action: 'accept', content: {} } },
+        requestState: first.result['requestState'],
+        _meta: meta,
+      },
+    };
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await post(retry)).result);
+    expect(answers.filter((r) => r['isError'] !== true)).toHaveLength(1);
+    expect(answers.filter((r) => r['isError'] === true)).toHaveLength(2);
+  });
+
   it('counts rate limits across the instances (serve --redis shares the store)', async () => {
     const client = await connectClient(proxy.url);
     const servedBy = new Set<string>();

@@ -225,6 +225,7 @@ describe('issue 20: the types of destructured members', () => {
       | 'sample'
       | 'elicit'
       | 'listRoots'
+      | 'confirm'
       | 'closeStream'
     >();
     const handler = ({
@@ -239,6 +240,7 @@ describe('issue 20: the types of destructured members', () => {
       sample,
       elicit,
       listRoots,
+      confirm,
       closeStream,
     }: ToolContext) => {
       expectTypeOf(signal).toEqualTypeOf<AbortSignal>();
@@ -267,6 +269,11 @@ describe('issue 20: the types of destructured members', () => {
       expectTypeOf(listRoots).thisParameter.toEqualTypeOf<void>();
       expectTypeOf(listRoots).parameters.toEqualTypeOf<[options?: ClientRequestOptions]>();
       expectTypeOf(listRoots).returns.toEqualTypeOf<Promise<ListRootsResult>>();
+      expectTypeOf(confirm).thisParameter.toEqualTypeOf<void>();
+      expectTypeOf(confirm).parameters.toEqualTypeOf<
+        [message: string, options?: ClientRequestOptions]
+      >();
+      expectTypeOf(confirm).returns.toEqualTypeOf<Promise<boolean>>();
       expectTypeOf(closeStream).thisParameter.toEqualTypeOf<void>();
       expectTypeOf(closeStream).parameters.toEqualTypeOf<[]>();
       expectTypeOf(closeStream).returns.toEqualTypeOf<void>();

@@ -52,6 +52,11 @@ export interface InputCall {
   readonly task?: TaskBinding | undefined;
   /** The key naming the request in a round trip (`ClientRequestOptions.inputKey`), when given. */
   readonly key?: string | undefined;
+  /**
+   * An approval (`ctx.confirm`): on a round trip, its answer lets the work through once; the
+   * state that carried it is spent.
+   */
+  readonly approval?: boolean | undefined;
 }
 
 /**

@@ -22,10 +22,13 @@ import {
   type RoundState,
 } from './requestState.js';
 import { RoundTripInputChannel } from './roundTripInputChannel.js';
+import { MemorySpentStates, type SpentStateStore } from './spentStates.js';
 
-/** The server's round-trip settings. */
+/** The server's round-trip settings (a host may share the codec's secret and the store later). */
 export interface RoundTripOptions {
-  readonly codec: RequestStateCodec;
+  codec: RequestStateCodec;
+  /** Where states whose approval was used are remembered. */
+  spent: SpentStateStore;
   /** Rounds of input one call may ask for. */
   readonly maxRounds: number;
   /** How long a client has to answer one round, in milliseconds. */
@@ -43,6 +46,12 @@ export interface InputRoundTripOptions {
   maxRounds?: number;
   /** How long a client has to answer one round, in milliseconds. Default 600 000 (10 minutes). */
   ttlMs?: number;
+  /**
+   * Where states whose approval (`ctx.confirm`) was used are remembered, so that a retry sent
+   * again cannot reuse the approval. Default: this process's memory; behind a load balancer, one
+   * every instance shares (`serve --redis` keeps them in Redis).
+   */
+  spentStates?: SpentStateStore;
 }
 
 /** The server's round-trip settings from its option (a RangeError naming what is wrong). */
@@ -53,10 +62,22 @@ export function roundTripOptions(option: InputRoundTripOptions | undefined): Rou
     throw new RangeError('inputRoundTrips.maxRounds must be a whole number, 1 or more');
   if (!Number.isSafeInteger(stateTtlMs) || stateTtlMs < 1)
     throw new RangeError('inputRoundTrips.ttlMs must be a whole number of milliseconds, 1 or more');
-  return { codec: new RequestStateCodec(option?.secret), maxRounds, stateTtlMs };
+  return {
+    codec: new RequestStateCodec(option?.secret),
+    spent: option?.spentStates ?? new MemorySpentStates(),
+    maxRounds,
+    stateTtlMs,
+  };
 }
 
 const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
+
+/** 128 random bits, base64url: the id a state is spent by. */
+function randomStateId(): string {
+  let text = '';
+  for (const byte of crypto.getRandomValues(new Uint8Array(16))) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
 
 function invalid(detail: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Invalid inputResponses: ${detail}`);
@@ -120,7 +141,24 @@ export class InputRound implements CallRound {
 
   /** The call's input channel (one per call). */
   channel(capabilities: ClientCapabilities, profile: RevisionProfile): RoundTripInputChannel {
-    return (this.channelValue ??= new RoundTripInputChannel(capabilities, profile, this.answers));
+    return (this.channelValue ??= new RoundTripInputChannel(capabilities, profile, {
+      answers: this.answers,
+      spend: () => this.spendState(),
+    }));
+  }
+
+  private spending: Promise<boolean> | undefined;
+
+  /**
+   * Spends the state this retry carries (an approval in it is being used): true the first time,
+   * false when it was spent before, or has no id to spend it by.
+   */
+  private spendState(): Promise<boolean> {
+    const prior = this.prior;
+    return (this.spending ??=
+      prior?.id === undefined
+        ? Promise.resolve(false)
+        : Promise.resolve(this.options.spent.spend(prior.id, prior.expiresAt)).catch(() => false));
   }
 
   /** The call asked for input it was not given (or misused a key, which ends it too). */
@@ -192,6 +230,7 @@ export class InputRound implements CallRound {
       ) as unknown as JsonObject;
     const requestState = await this.options.codec.seal({
       ...call,
+      id: randomStateId(),
       round,
       expiresAt: Date.now() + this.options.stateTtlMs,
       answers: Object.fromEntries(this.answers),

@@ -31,6 +31,8 @@ export interface RoundState {
    * taken from the retry, each checked for its kind's shape.
    */
   readonly asked: Readonly<Record<string, 'sampling' | 'elicitation' | 'roots'>>;
+  /** A random id of this state: one that carries an approval is spent by its use (spentStates.ts). */
+  readonly id?: string;
 }
 
 /** The call a state must have been issued for. */

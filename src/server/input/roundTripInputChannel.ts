@@ -14,6 +14,7 @@ import { CreateMessage, Elicit, ListRoots } from '../../protocol/methods.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
 import type { InputAnswer, InputCall, InputChannel, InputRequest } from './inputChannel.js';
 import { pushRefusal } from './pushRefusal.js';
+import { ToolError } from '../results.js';
 
 /** Why a call ended early: it asked for input its request did not carry. Never reaches the client. */
 export class InputPending extends Error {
@@ -98,8 +99,14 @@ export class RoundTripInputChannel implements InputChannel {
   constructor(
     private readonly capabilities: ClientCapabilities,
     private readonly profile: RevisionProfile,
-    /** The answers the call's request carries (earlier rounds' and this retry's), by key. */
-    private readonly answers: ReadonlyMap<string, unknown>,
+    /**
+     * What the call's request carries: its answers (earlier rounds' and this retry's), by key,
+     * and a way to spend its state (false when it was spent before).
+     */
+    private readonly carried: {
+      readonly answers: ReadonlyMap<string, unknown>;
+      readonly spend: () => Promise<boolean>;
+    },
   ) {}
 
   refusal(request: InputRequest): ReturnType<InputChannel['refusal']> {
@@ -121,7 +128,17 @@ export class RoundTripInputChannel implements InputChannel {
       return Promise.reject(this.fault);
     }
     this.used.add(key);
-    if (this.answers.has(key)) return Promise.resolve(this.answers.get(key) as InputAnswer<R>);
+    if (this.carried.answers.has(key)) {
+      const answer = this.carried.answers.get(key) as InputAnswer<R>;
+      if (call.approval !== true) return Promise.resolve(answer);
+      // An approval lets the work through once: the state that carries it is spent now.
+      return this.carried.spend().then((fresh) => {
+        if (fresh) return answer;
+        throw new ToolError(
+          'This approval was already used (the same request was sent again): call the tool again to be asked again',
+        );
+      });
+    }
     this.pending.set(key, wire);
     this.kinds[key] = request.kind;
     return Promise.reject(new InputPending());
