@@ -52,6 +52,7 @@ export const NEXT_SUITE = `${TOOLS_DIR}/node_modules/conformance-next/dist/index
 export const SSE_SCENARIOS = ['server-sse-polling', 'server-sse-multiple-streams'];
 // The preload that keeps the suite's client-mode test servers on 127.0.0.1 (see its header).
 export const LOOPBACK = `${root}test/conformance/forceLoopback.mjs`;
+/** The client scenarios 2025-11-25 requires besides `auth/*` (run by runClientScenario). */
 export const CLIENT_SCENARIOS = [
   'initialize',
   'tools_call',
@@ -246,18 +247,23 @@ export function runServerRequirements(url, revision) {
   ]);
 }
 
-/** One client scenario, its test servers kept on 127.0.0.1. */
+/**
+ * One client scenario of 0.2.0-alpha.12 at 2025-11-25 (the revision's required ones besides
+ * `auth/*`: {@link CLIENT_SCENARIOS}), its test servers kept on 127.0.0.1.
+ */
 export function runClientScenario(scenario) {
   const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${root}build/examples/conformance/client.js`)}`;
   return run(NODE22, [
     '--import',
     pathToFileURL(LOOPBACK).href,
-    SUITE,
+    NEXT_SUITE,
     'client',
     '--command',
     command,
     '--scenario',
     scenario,
+    '--spec-version',
+    '2025-11-25',
     '--timeout',
     '30000',
     '-o',

@@ -1,5 +1,7 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16), run against the
-// conformance example server (server mode) and client (client mode). Its pass and fail counts are
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, and 0.2.0-alpha.12
+// by revision), run against the conformance example server (server mode) and client (client
+// mode: the scenarios 2025-11-25 requires besides auth; the auth and 2026-07-28 ones are in
+// conformanceClient.test.ts). Its pass and fail counts are
 // printed. Installing the suite and Node 22 failing is a test failure, never a skip.
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without type declarations
@@ -110,7 +112,7 @@ describe('official MCP conformance suite 0.1.16', () => {
   }, 300_000);
 
   for (const scenario of suite.CLIENT_SCENARIOS) {
-    it(`client mode: ${scenario}`, async () => {
+    it(`client mode, 0.2.0-alpha.12 at 2025-11-25: ${scenario}`, async () => {
       const result = await suite.runClientScenario(scenario);
       const line = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(result.output);
       console.log(`conformance client ${scenario}: ${line?.[0] ?? result.output.slice(-500)}`);
