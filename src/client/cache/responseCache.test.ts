@@ -13,7 +13,7 @@ const page = (scope: string, ttlMs?: unknown, extra: Record<string, unknown> = {
 });
 const list = (context: typeof alice, key = '') => ({ context, method: 'tools/list', key });
 
-function clocked(options: { maxEntries?: number } = {}) {
+function clocked(options: { maxEntries?: number; maxBytes?: number } = {}) {
   let now = 1_000;
   const cache = new ResponseCache({ ...options, now: () => now });
   return { cache, advance: (ms: number) => (now += ms) };
@@ -103,5 +103,19 @@ describe('ResponseCache', () => {
     expect(cache.get(list(alice, 'b'))).toBeUndefined();
     expect(cache.get(list(alice, 'a'))).toBeDefined();
     expect(cache.get(list(alice, 'c'))).toBeDefined();
+  });
+
+  it('is bounded by size too: a server cannot fill the memory with big pages', () => {
+    const big = (n: number) => page('public', 60_000, { filler: 'x'.repeat(n) });
+    const { cache } = clocked({ maxBytes: 1_200 }); // two pages of ~530 fit, three do not
+    cache.put(list(alice, 'a'), big(400));
+    cache.put(list(alice, 'b'), big(400));
+    cache.put(list(alice, 'c'), big(400)); // a goes to make room
+    expect(cache.get(list(alice, 'a'))).toBeUndefined();
+    expect(cache.get(list(alice, 'b'))).toBeDefined();
+    expect(cache.get(list(alice, 'c'))).toBeDefined();
+    cache.put(list(alice, 'd'), big(2_000)); // larger than the whole cache: not kept
+    expect(cache.get(list(alice, 'd'))).toBeUndefined();
+    expect(cache.size).toBe(2);
   });
 });

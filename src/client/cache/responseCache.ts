@@ -5,7 +5,7 @@
  * the endpoint; a `private` one only to the same authorization context (a digest of the
  * credentials the transport sends), never across contexts. Results of round trips
  * (`input_required`, or requests carrying `inputResponses`/`requestState`) never come here. Bounded
- * by entries, least recently used first out. One cache may be shared by several clients (a
+ * by entries and by size, least recently used first out. One cache may be shared by several clients (a
  * gateway serving many users): public entries are shared, private ones stay per credential.
  */
 import type { CacheContext } from '../../jsonrpc/transport.js';
@@ -15,12 +15,20 @@ import type { JsonObject } from '../../jsonrpc/types.js';
 export interface ResponseCacheOptions {
   /** Results kept at most; the least recently used goes first. Default 1000. */
   maxEntries?: number;
+  /**
+   * Their total size at most, counted as the length of their JSON text; the least recently used
+   * goes first, and a larger result is not kept. Default 16 MiB (a server's pages cannot fill
+   * the client's memory however many it sends).
+   */
+  maxBytes?: number;
   /** The clock (tests). Default `Date.now`. */
   now?: () => number;
 }
 
 interface Entry {
   readonly result: JsonObject;
+  /** The length of its JSON text. */
+  readonly size: number;
   readonly freshUntil: number;
   readonly endpoint: string;
   readonly method: string;
@@ -46,10 +54,13 @@ function freshnessOf(result: JsonObject): number {
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
   private readonly now: () => number;
+  private bytes = 0;
 
   constructor(options: ResponseCacheOptions = {}) {
     this.maxEntries = Math.max(1, options.maxEntries ?? 1000);
+    this.maxBytes = Math.max(1, options.maxBytes ?? 16 * 1024 * 1024);
     this.now = options.now ?? Date.now;
   }
 
@@ -70,19 +81,30 @@ export class ResponseCache {
     if (ttl === 0 || (scope !== 'public' && scope !== 'private')) return;
     const key = keyOf(request, scope === 'private' ? request.context : undefined);
     // The other scope's entry for the same request is no longer what the server says.
-    this.entries.delete(keyOf(request, scope === 'private' ? undefined : request.context));
-    this.entries.delete(key);
+    this.remove(keyOf(request, scope === 'private' ? undefined : request.context));
+    this.remove(key);
+    const size = JSON.stringify(result).length;
+    if (size > this.maxBytes) return;
     this.entries.set(key, {
       result,
+      size,
       freshUntil: this.now() + ttl,
       endpoint: request.context.endpoint,
       method: request.method,
     });
-    while (this.entries.size > this.maxEntries) {
+    this.bytes += size;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
       const oldest = this.entries.keys().next();
       if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
+      this.remove(oldest.value);
     }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.size;
   }
 
   /**
@@ -91,19 +113,23 @@ export class ResponseCache {
    */
   invalidate(endpoint: string, method: string): void {
     for (const [key, entry] of this.entries)
-      if (entry.endpoint === endpoint && entry.method === method) this.entries.delete(key);
+      if (entry.endpoint === endpoint && entry.method === method) this.remove(key);
   }
 
   /** Forgets everything. */
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
 
   private fresh(key: string): JsonObject | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (this.now() >= entry.freshUntil) return undefined;
+    if (this.now() >= entry.freshUntil) {
+      this.bytes -= entry.size;
+      return undefined;
+    }
     this.entries.set(key, entry); // most recently used: last out
     return entry.result;
   }
