@@ -25,6 +25,15 @@ function speaksModern(error: unknown): boolean {
   );
 }
 
+/**
+ * True when the server's process failed (a stdio server that exited with a code other than 0, or
+ * was killed): its failure is the caller's to see as it is, not a sign that the probe ended it.
+ */
+function crashed(error: unknown): boolean {
+  const { exitCode, signal } = error as { exitCode?: unknown; signal?: unknown };
+  return (typeof exitCode === 'number' && exitCode !== 0) || typeof signal === 'string';
+}
+
 /** True when the connection cannot carry an `initialize` after the probe. */
 function connectionGone(error: unknown): boolean {
   return error instanceof LocalError && (error.code === 'closed' || error.code === 'aborted');
@@ -58,7 +67,7 @@ export async function openAuto(opening: Opening): Promise<EraSession> {
   } catch (error) {
     if (speaksModern(error)) throw error;
     if (connectionGone(error)) {
-      if (opening.connection.closed && !opening.options.signal?.aborted) {
+      if (opening.connection.closed && !opening.options.signal?.aborted && !crashed(error)) {
         rememberEra(key, 'legacy');
         throw new ProbeEndedConnection(error);
       }
