@@ -16,6 +16,11 @@ export interface HttpCounts {
   /** Calls per load figure, by its number of clients. */
   calls: Record<number, number>;
   newSessions: number;
+  /**
+   * Calls of the first warm-up, and at most this many before each load figure (default 500 and
+   * 1000): fewer for a server whose every request costs milliseconds.
+   */
+  warmCalls?: number;
 }
 
 /** The counts of a full run, or of a `--quick` smoke run. */
@@ -23,6 +28,22 @@ export function httpCounts(quick: boolean): HttpCounts {
   return quick
     ? { calls: { 1: 300, 16: 2000, 64: 2000 }, newSessions: 10 }
     : { calls: { 1: 1000, 16: 8000, 64: 8000 }, newSessions: 30 };
+}
+
+/**
+ * `counts` scaled down by `divisor` (every figure still gets at least one call per client), for a
+ * server whose every request costs milliseconds: the SDK v2 server builds its 1000 tools anew for
+ * each request, and the full counts would take it minutes a round.
+ */
+export function scaledCounts(counts: HttpCounts, divisor: number): HttpCounts {
+  const calls = Object.fromEntries(
+    HTTP_CLIENTS.map((n) => [n, Math.max(n, Math.round((counts.calls[n] ?? 1000) / divisor))]),
+  );
+  return {
+    calls,
+    newSessions: Math.max(3, Math.round(counts.newSessions / divisor)),
+    warmCalls: Math.max(64, Math.round(500 / divisor)),
+  };
 }
 
 const plural = (n: number) => `${n} client${n > 1 ? 's' : ''}`;
@@ -73,7 +94,7 @@ export async function measureHttp(
   try {
     const warm = new BenchSession(url, agentFor(1), era);
     await warm.open();
-    for (let i = 0; i < 500; i++) await warm.call();
+    for (let i = 0; i < (counts.warmCalls ?? 500); i++) await warm.call();
     const sessionTimes: number[] = [];
     const agent = agentFor(1);
     for (let i = 0; i < counts.newSessions; i++) {
@@ -89,7 +110,7 @@ export async function measureHttp(
       const shared = agentFor(clients);
       const sessions = Array.from({ length: clients }, () => new BenchSession(url, shared, era));
       await Promise.all(sessions.map((s) => s.open()));
-      await load(sessions, Math.min(1000, calls)); // warm-up at this concurrency
+      await load(sessions, Math.min(counts.warmCalls ?? 1000, calls)); // warm-up at this concurrency
       const cpuBefore = server.cpuNs();
       const { rps, latencies } = await load(sessions, calls);
       if (clients === 16) figures['cpuUs16'] = (server.cpuNs() - cpuBefore) / 1000 / calls;

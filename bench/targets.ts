@@ -3,7 +3,8 @@
  * the default toolwire server (async handlers, Zod schemas) to a ceiling measured in the same run
  * (the bare one, or for cold start the one that also imports Zod and converts the same schemas),
  * plus "every figure better than the official SDK's" (over HTTP, than the better of its two
- * response modes for that figure).
+ * response modes for that figure), and issue 22's 2026 row: a stateless call's CPU against a 2025
+ * session call's, and its calls/s at 16 clients at least 3x the official SDK v2's 2026 handler's.
  */
 import { formatNumber, ratioOf, type BenchResult } from './report.js';
 
@@ -17,9 +18,10 @@ interface CeilingTarget {
   /**
    * The ceiling server it is judged against: `ceiling` (the bare process) by default;
    * `ceiling-zod` where Zod alone costs a multiple of the bare ceiling (cold start), so the bound
-   * is on toolwire's own share.
+   * is on toolwire's own share; `toolwire` (its 2025 sessions) or `sdk-v2` (the official SDK v2's
+   * 2026 handler) for the 2026 row.
    */
-  reference?: 'ceiling' | 'ceiling-zod' | 'toolwire';
+  reference?: 'ceiling' | 'ceiling-zod' | 'toolwire' | 'sdk-v2';
   /** The server judged: the default toolwire server unless named (the 2026 clients' row). */
   of?: string;
 }
@@ -29,6 +31,7 @@ const CEILING_LABELS = {
   ceiling: 'ceiling',
   'ceiling-zod': 'ceiling+Zod',
   toolwire: 'toolwire 2025 session',
+  'sdk-v2': 'SDK v2 2026',
 } as const;
 
 const CEILING_TARGETS: readonly CeilingTarget[] = [
@@ -73,6 +76,15 @@ const CEILING_TARGETS: readonly CeilingTarget[] = [
     bound: 1.2,
     of: 'toolwire-2026',
     reference: 'toolwire',
+  },
+  {
+    bench: 'http',
+    key: 'rps16',
+    label: 'HTTP 2026 stateless calls/s at 16 clients vs SDK v2',
+    op: '>=',
+    bound: 3,
+    of: 'toolwire-2026',
+    reference: 'sdk-v2',
   },
 ];
 
