@@ -254,7 +254,9 @@ class ModernSession implements EraSession {
         VERSION,
       );
     }
-    return raw;
+    // `resultType` is this revision's envelope, not part of the result a host sees (or forwards).
+    const { resultType: _envelope, ...result } = raw;
+    return result;
   }
 
   /** Params as sent: with the session's `_meta` merged in. */

@@ -248,6 +248,18 @@ describe('cancelling a 2026 call over HTTP', () => {
   });
 });
 
+describe('a 2026 call result as the client returns it', () => {
+  it('has no resultType: the envelope stays on the wire (a host may forward it to a 2025 peer)', async () => {
+    const { transport } = endpoint(server());
+    const client = await connected(transport());
+    const result = await client.callTool('first');
+    expect(result.content).toEqual([{ type: 'text', text: 'one' }]);
+    expect('resultType' in result).toBe(false);
+    // _meta (the server's identity) is valid in every revision: it stays.
+    expect(Object.keys(result).sort()).toEqual(['_meta', 'content']);
+  });
+});
+
 describe('log messages on a 2026 session', () => {
   for (const via of ['HTTP', 'a linked pair (stdio-like)'] as const) {
     it(`over ${via}: onLog gets them all; setLoggingLevel sends the level in each request’s _meta`, async () => {
