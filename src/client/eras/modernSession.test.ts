@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient, ResponseCache } from '../../client.js';
-import { createHttpHandler, StreamableHttpClientTransport } from '../../http.js';
+import {
+  createHttpHandler,
+  HttpClientTransport,
+  StreamableHttpClientTransport,
+} from '../../http.js';
 import type { Tool } from '../../protocol/types.js';
 import { McpServer, type ServerOptions } from '../../server/mcpServer.js';
 import { createLinkedPair } from '../../transports/memory.js';
@@ -245,6 +249,36 @@ describe('cancelling a 2026 call over HTTP', () => {
     await expect(call).rejects.toMatchObject({ code: 'aborted' });
     await until(() => aborted, 'the handler’s signal');
     expect(count(methods, 'notifications/cancelled')).toBe(0);
+  });
+});
+
+describe('a 2025 client against a server that serves 2026-07-28 only, over HTTP', () => {
+  it('gets the -32022 (HTTP 400) with what the server supports, and tries no HTTP+SSE GET', async () => {
+    // As the official SDK v2's 2026-only endpoint answers an initialize.
+    const methods: string[] = [];
+    const fetcher = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      methods.push(request.method);
+      if (request.method !== 'POST') return new Response(null, { status: 405 });
+      const { id } = (await request.json()) as { id: number };
+      return Response.json(
+        {
+          jsonrpc: '2.0',
+          id,
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version: 2025-11-25',
+            data: { supported: ['2026-07-28'], requested: '2025-11-25' },
+          },
+        },
+        { status: 400 },
+      );
+    };
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'legacy' });
+    const http = new HttpClientTransport('http://127.0.0.1:3000/mcp', { fetch: fetcher });
+    const error = await client.connect(http).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'] } });
+    expect(methods).toEqual(['POST']);
   });
 });
 

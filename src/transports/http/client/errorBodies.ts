@@ -23,14 +23,22 @@ export function isRateLimitRefusal(text: string): boolean {
   }
 }
 
-/** True for a body holding a JSON-RPC error response to one of `ids`. */
-export function isErrorFor(text: string, ids: readonly RequestId[]): boolean {
+/**
+ * True for a body holding a JSON-RPC error response to one of `ids`; with `codes`, only one of
+ * those codes.
+ */
+export function isErrorFor(
+  text: string,
+  ids: readonly RequestId[],
+  codes?: readonly number[],
+): boolean {
   try {
     const parsed = JSON.parse(text) as unknown;
     return (
       isPlainObject(parsed) &&
       isPlainObject(parsed['error']) &&
       typeof parsed['error']['code'] === 'number' &&
+      (codes === undefined || codes.includes(parsed['error']['code'])) &&
       isRequestId(parsed['id']) &&
       ids.includes(parsed['id'])
     );
@@ -38,3 +46,14 @@ export function isErrorFor(text: string, ids: readonly RequestId[]): boolean {
     return false;
   }
 }
+
+/**
+ * The errors a 2026-07-28 server answers a request it refuses with (-32020, -32021, -32022,
+ * with HTTP 400): to a 2025 client's `initialize` too, where they mean "a modern server", not
+ * "no Streamable HTTP here" (the transport page: fall back to HTTP+SSE only without one).
+ */
+export const MODERN_REFUSALS: readonly number[] = [
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+];

@@ -22,7 +22,7 @@ import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../../jsonrpc
 import { readBody } from '../shared/body.js';
 import { credentialDigest } from '../../credentialDigest.js';
 import { resolveHeaders } from './clientHeaders.js';
-import { isErrorFor, isRateLimitRefusal } from './errorBodies.js';
+import { isErrorFor, isRateLimitRefusal, MODERN_REFUSALS } from './errorBodies.js';
 import { HttpStatusError } from './httpStatusError.js';
 import { mirrorHeaders } from './mirrorHeaders.js';
 import { RequestStreams } from './requestStreams.js';
@@ -233,7 +233,7 @@ export class StreamableHttpClientTransport implements Transport {
       const text = await response.text().catch(() => '');
       if (
         (response.status === 429 && isRateLimitRefusal(text)) ||
-        (this.stateless && isErrorFor(text, ids))
+        isErrorFor(text, ids, this.stateless ? undefined : MODERN_REFUSALS)
       ) {
         // An answer in JSON-RPC terms: the request fails with the server's error.
         this.deliverText(text);
