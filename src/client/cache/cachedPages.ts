@@ -6,7 +6,7 @@
  */
 import type { CacheContext } from '../../jsonrpc/transport.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { ResponseCache } from './responseCache.js';
+import { isCacheable, type ResponseCache } from './responseCache.js';
 
 /** The pages of one method of one session, cached when there is a cache. */
 export class CachedPages {
@@ -22,12 +22,17 @@ export class CachedPages {
 
   /** The page at `cursor`: fresh from the cache, or fetched (and kept if its hints allow). */
   async page(cursor: string | undefined, fetch: () => Promise<JsonObject>): Promise<JsonObject> {
-    if (!this.cache) return fetch();
-    const context = await this.contextOf();
-    this.endpoint = context.endpoint;
-    const request = { context, method: this.method, key: cursor ?? '' };
-    const hit = this.cache.get(request);
-    if (hit) return hit;
+    const cache = this.cache;
+    if (!cache) return fetch();
+    const key = cursor ?? '';
+    // The context (a digest of the credentials) is computed only when there is something to look
+    // up or to keep: a server that sends no cache hints costs its listings nothing here.
+    let context = cache.size > 0 ? await this.contextOf() : undefined;
+    if (context) {
+      this.endpoint = context.endpoint;
+      const hit = cache.get({ context, method: this.method, key });
+      if (hit) return hit;
+    }
     let result: JsonObject;
     try {
       result = await fetch();
@@ -36,7 +41,11 @@ export class CachedPages {
       if (cursor !== undefined) this.forget();
       throw error;
     }
-    this.cache.put(request, result);
+    if (isCacheable(result)) {
+      context ??= await this.contextOf();
+      this.endpoint = context.endpoint;
+      cache.put({ context, method: this.method, key }, result);
+    }
     return result;
   }
 

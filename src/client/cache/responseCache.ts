@@ -50,6 +50,12 @@ function freshnessOf(result: JsonObject): number {
   return typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
 }
 
+/** True when a result's hints let it be kept (`ttlMs` > 0, `cacheScope` public or private). */
+export function isCacheable(result: JsonObject): boolean {
+  const scope = result['cacheScope'];
+  return freshnessOf(result) > 0 && (scope === 'public' || scope === 'private');
+}
+
 /** Results with cache hints, fresh for their `ttlMs`, shared only as their `cacheScope` allows. */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
