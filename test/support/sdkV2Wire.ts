@@ -24,7 +24,8 @@ export interface Exchange {
   readonly headers: Readonly<Record<string, string>>;
   /** The JSON-RPC message of the request body, if any. */
   readonly body: Message | undefined;
-  readonly status: number;
+  /** The HTTP status; 0 until the response has come (or when it never did). */
+  status: number;
   /** The JSON-RPC messages of the response (JSON, or the data of SSE events). */
   readonly received: Message[];
 }
@@ -72,6 +73,7 @@ async function readMessages(
 export class WireLog {
   private readonly seen: Exchange[] = [];
   private readonly reading: Array<Promise<void>> = [];
+  private readonly sending: Array<Promise<void>> = [];
   private readonly readers: Array<ReadableStreamDefaultReader<Uint8Array>> = [];
 
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -80,9 +82,20 @@ export class WireLog {
     new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
     const text = typeof init?.body === 'string' ? init.body : undefined;
     const body = text === undefined ? undefined : (JSON.parse(text) as Message);
-    const response = await fetch(input, init);
     const received: Message[] = [];
-    this.seen.push({ method, headers, body, status: response.status, received });
+    // Recorded before the answer comes: a POST whose 202 arrives after the client has its result
+    // (the answer to a server's request, sent as the call ends) is still in the log.
+    const exchange: Exchange = { method, headers, body, status: 0, received };
+    this.seen.push(exchange);
+    const sent = fetch(input, init);
+    this.sending.push(
+      sent.then(
+        () => {},
+        () => {},
+      ),
+    );
+    const response = await sent;
+    exchange.status = response.status;
     const copy = method === 'POST' ? response.clone().body : null;
     if (copy) {
       const reader = copy.getReader();
@@ -100,7 +113,7 @@ export class WireLog {
   async exchanges(graceMs = 250): Promise<Exchange[]> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.all(this.reading),
+      Promise.all(this.sending).then(() => Promise.all(this.reading)),
       new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
     ]);
     clearTimeout(timer);
