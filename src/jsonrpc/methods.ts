@@ -31,6 +31,13 @@ export const TOOLS_CALL = 'tools/call';
 /** `tasks/result`: a task's outcome, a tool result (toolwire/otel reads its `isError`). */
 export const TASKS_RESULT = 'tasks/result';
 
+/**
+ * A task's state, each one whole: a later one replaces a waiting one for a congested reader.
+ * `notifications/tasks/status` (2025-11-25) and `notifications/tasks` (the 2026 tasks extension).
+ */
+export const TASK_STATUS = 'notifications/tasks/status';
+export const TASK_STATE = 'notifications/tasks';
+
 /** The list_changed notifications every instance of a cluster sends on its own. */
 export const TOOLS_LIST_CHANGED = 'notifications/tools/list_changed';
 export const RESOURCES_LIST_CHANGED = 'notifications/resources/list_changed';

@@ -1,9 +1,10 @@
 /**
  * @module Revision 2026-07-28 over a real Node HTTP server: a request whose client closes the
- * connection is cancelled (the Node adapter sees the response close unfinished), and a request
- * answered in JSON is not.
+ * connection is cancelled (the Node adapter sees the response close unfinished), a request
+ * answered in JSON is not, and a client that stops reading a request's stream holds the server
+ * to a bounded backlog (progress replaced by the latest, log messages dropped beyond a bound).
  */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpHandler } from '../../src/http.js';
 import { serveHttp, type HttpListener } from '../../src/node.js';
@@ -87,6 +88,86 @@ describe('2026-07-28 over node:http', () => {
     await sleep(50);
     expect(aborted).toEqual([]);
   });
+});
+
+describe('a 2026 client that stops reading its stream', () => {
+  it('gets the latest progress, at most the bound of log messages, and its response last', async () => {
+    const server = new McpServer({ name: 'chatty', version: '1' });
+    let sent = 0;
+    let finished = false;
+    const text = 'x'.repeat(2_000);
+    const PROGRESS = 10_000;
+    const LOGS = 2_000;
+    server.registerTool('chatty', {}, async (_args, ctx) => {
+      for (let i = 1; i <= PROGRESS; i++) {
+        ctx.progress(i, { total: PROGRESS, message: text });
+        if (i <= LOGS) ctx.log.info(text);
+        sent++;
+        if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      finished = true;
+      return 'done';
+    });
+    const reports: string[] = [];
+    listener = await serveHttp(
+      createHttpHandler(server, { onerror: (error) => reports.push(String(error)) }),
+    );
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'chatty',
+        _meta: { ...META, progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'info' },
+      },
+    });
+    const req = httpRequest(new URL(listener.url), {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'chatty',
+      },
+    });
+    const response = new Promise<IncomingMessage>((resolve) => req.on('response', resolve));
+    req.end(body);
+    const res = await response;
+    res.pause(); // the client stops reading: ~30 MB of notifications are coming
+    for (let waited = 0; !finished && waited < 20_000; waited += 20) await sleep(20);
+    expect(finished).toBe(true);
+    expect(sent).toBe(PROGRESS);
+    let received = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (received += chunk));
+    const ended = new Promise((resolve) => res.on('end', resolve));
+    res.resume();
+    await ended;
+    const messages = received
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    const progress = messages.filter((m) => m['method'] === 'notifications/progress');
+    const logs = messages.filter((m) => m['method'] === 'notifications/message');
+    // What reached the socket before it filled, then one progress per drain at most.
+    expect(progress.length).toBeLessThan(PROGRESS / 2);
+    expect(progress.at(-1)).toMatchObject({ params: { progress: PROGRESS, total: PROGRESS } });
+    expect(logs.length).toBeLessThan(LOGS);
+    expect(messages.at(-1)).toMatchObject({
+      id: 1,
+      result: { content: [{ type: 'text', text: 'done' }] },
+    });
+    // The client hears how many log messages it missed, before the response.
+    expect(messages.at(-2)).toMatchObject({
+      method: 'notifications/message',
+      params: {
+        level: 'warning',
+        data: expect.stringMatching(/^\d+ log message\(s\) were dropped/),
+      },
+    });
+    expect(reports).toEqual([]);
+  }, 30_000);
 });
 
 describe('2026-07-28 through the web handler', () => {

@@ -3,7 +3,7 @@
  * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`) and the 2026 tasks
  * extension (`tasks/get`, `tasks/update`, `tasks/cancel`, `notifications/tasks`).
  */
-import { TASKS_RESULT } from '../../jsonrpc/methods.js';
+import { TASK_STATE, TASK_STATUS, TASKS_RESULT } from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parsePaginatedParams, parseTaskIdParams } from '../params.js';
 import {
@@ -65,23 +65,17 @@ export const UpdateTask: RequestMethod<TaskIdParams & { inputResponses?: JsonObj
   });
 
 /** `notifications/tasks/status` (2025-11-25; optional, the requestor polls anyway). */
-export const TaskStatus: NotificationMethod<JsonObject> = notification(
-  'notifications/tasks/status',
-  {
-    direction: 'server-to-client',
-    since: '2025-11-25',
-    eras: ERA_2025,
-    capability: TASKS,
-  },
-);
+export const TaskStatus: NotificationMethod<JsonObject> = notification(TASK_STATUS, {
+  direction: 'server-to-client',
+  since: '2025-11-25',
+  eras: ERA_2025,
+  capability: TASKS,
+});
 
 /** `notifications/tasks`: a task's full state on a `subscriptions/listen` stream (2026). */
-export const TasksNotification: NotificationMethod<JsonObject> = notification(
-  'notifications/tasks',
-  {
-    direction: 'server-to-client',
-    since: '2026-07-28',
-    eras: ERA_2026,
-    capability: TASKS,
-  },
-);
+export const TasksNotification: NotificationMethod<JsonObject> = notification(TASK_STATE, {
+  direction: 'server-to-client',
+  since: '2026-07-28',
+  eras: ERA_2026,
+  capability: TASKS,
+});

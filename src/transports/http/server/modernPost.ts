@@ -15,9 +15,15 @@ import { TOOLS_CALL } from '../../../jsonrpc/methods.js';
 import { IncomingRequest } from '../../../jsonrpc/incomingRequest.js';
 import { encodeMessage } from '../../../jsonrpc/rawJson.js';
 import type { Identity, TransportNetwork } from '../../../jsonrpc/transport.js';
-import type { JsonObject, JsonRpcRequest, RequestId } from '../../../jsonrpc/types.js';
+import type {
+  JsonObject,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  RequestId,
+} from '../../../jsonrpc/types.js';
 import { isModernRequestError } from '../../../protocol/eras/rev2026/errors.js';
 import { RequestMetaError } from '../../../protocol/eras/rev2026/requestMetaCheck.js';
+import { Outbox } from '../../outbox.js';
 import { formatSseEvent, SSE_HEADERS } from '../shared/sse.js';
 import type { Caller } from './caller.js';
 import { headerProblem, paramHeaderProblem } from './eras/rev2026.js';
@@ -112,6 +118,11 @@ export class ModernPosts {
 
 type Outcome = { result: JsonObject } | { error: unknown };
 
+/** One message as an SSE event. */
+function eventOf(message: JsonRpcMessage | JsonRpcMessage[]): string {
+  return formatSseEvent({ data: encodeMessage(message) });
+}
+
 /** An SSE comment, which clients ignore, and how often an open stream sends one. */
 const KEEP_ALIVE = ': keep-alive\n\n';
 const KEEP_ALIVE_MS = 15_000;
@@ -130,6 +141,10 @@ class PostedRequest implements StatelessChannel {
   /** The client went away. */
   private gone = false;
   private keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** What waits for a reader that does not keep up (see outbox.ts); none until one does not. */
+  private held: Outbox | undefined;
+  /** The response, when it came while events were held: written, and the stream ended, after them. */
+  private heldResponse: string | undefined;
   readonly networkTransport = 'tcp' as const;
   readonly network: TransportNetwork | undefined = undefined;
 
@@ -198,8 +213,12 @@ class PostedRequest implements StatelessChannel {
   private openStream(): HttpReply {
     const stream = (this.stream = new SseChannel());
     stream.oncancel = () => this.cancel();
-    // A long-lived stream (a subscriptions/listen) stays open through proxies that drop idle ones.
-    this.keepAlive = setInterval(() => stream.write(KEEP_ALIVE), KEEP_ALIVE_MS);
+    stream.ondrain = () => this.flushHeld(stream);
+    // A long-lived stream (a subscriptions/listen) stays open through proxies that drop idle ones;
+    // a congested one is not idle.
+    this.keepAlive = setInterval(() => {
+      if (this.held === undefined) this.write(stream, KEEP_ALIVE);
+    }, KEEP_ALIVE_MS);
     (this.keepAlive as { unref?: () => void }).unref?.();
     for (const event of this.early ?? []) stream.write(event);
     this.early = undefined;
@@ -228,11 +247,33 @@ class PostedRequest implements StatelessChannel {
       this.settle = undefined;
       return;
     }
-    const message =
+    const message: JsonRpcMessage =
       'result' in outcome
         ? { jsonrpc: '2.0', id: this.request.id, result: outcome.result }
         : { jsonrpc: '2.0', id: this.request.id, error: toRpcError(outcome.error).toJSON() };
-    stream.write(formatSseEvent({ data: encodeMessage(message) }));
+    if (this.held !== undefined) {
+      // After what is held (and the notice of dropped log messages, which the outbox writes
+      // last): a request's notifications come before its response.
+      this.heldResponse = eventOf(message);
+      clearInterval(this.keepAlive);
+      return;
+    }
+    stream.write(eventOf(message));
+    this.endStream(stream);
+  }
+
+  /** Writes to the stream; from the first write the connection cannot take, events are held. */
+  private write(stream: SseChannel, text: string): void {
+    if (!stream.write(text) && !stream.done) this.held ??= new Outbox();
+  }
+
+  /** The connection drained: what was held is written, as far as it takes it. */
+  private flushHeld(stream: SseChannel): void {
+    const held = this.held;
+    if (held === undefined || !held.flush((message) => stream.write(eventOf(message)))) return;
+    this.held = undefined;
+    if (this.heldResponse === undefined) return;
+    stream.write(this.heldResponse);
     this.endStream(stream);
   }
 
@@ -244,9 +285,9 @@ class PostedRequest implements StatelessChannel {
   /** A notification related to the request: the reply becomes a stream, if it is not one yet. */
   notify(method: string, params: JsonObject, _relatedRequestId: RequestId): void {
     if (this.answered) return;
-    const event = formatSseEvent({ data: JSON.stringify({ jsonrpc: '2.0', method, params }) });
+    const message: JsonRpcMessage = { jsonrpc: '2.0', method, params };
     if (this.stream === undefined && this.serving) {
-      (this.early ??= []).push(event);
+      (this.early ??= []).push(eventOf(message));
       return;
     }
     if (this.stream === undefined) {
@@ -254,7 +295,10 @@ class PostedRequest implements StatelessChannel {
       this.settle = undefined;
       settle?.(this.openStream());
     }
-    this.stream?.write(event);
+    const stream = this.stream;
+    if (stream === undefined) return;
+    if (this.held === undefined) this.write(stream, eventOf(message));
+    else this.held.hold(message);
   }
 
   /** The client went away: the request is cancelled (2026-07-28), and nothing more is sent. */
