@@ -292,7 +292,7 @@ export class McpServer {
         return entry?.enabled ? projectedDefinition(entry, profile) : undefined;
       },
     };
-    this.rounds = roundTripOptions(options.inputRoundTrips);
+    this.rounds = roundTripOptions(options.inputRoundTrips, report);
     this.host = {
       ...services,
       protocolVersions: sorted,

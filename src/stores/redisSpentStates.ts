@@ -29,8 +29,14 @@ export class RedisSpentStates implements SpentStateStore {
  */
 export async function sharedStateSecret(connection: StoreConnection): Promise<string> {
   const key = `${connection.prefix}mrtr:secret`;
-  await connection.redis.set(key, randomBytes(64).toString('hex'), 'NX');
-  const secret = await connection.redis.get(key);
+  const { redis } = connection;
+  // Read first: an instance that starts while Redis refuses writes (over maxmemory) still gets
+  // the secret the first one made; only the first instance writes.
+  let secret = await redis.get(key);
+  if (secret === null) {
+    await redis.set(key, randomBytes(64).toString('hex'), 'NX');
+    secret = await redis.get(key);
+  }
   if (secret === null || secret.length < 64)
     throw new Error(`The round-trip secret at ${key} could not be read from Redis`);
   return secret;

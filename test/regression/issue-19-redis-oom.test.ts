@@ -7,11 +7,17 @@
  * whole creation is refused: `create` rejects with a clear error and leaves no key behind, and
  * the `tools/call` that wanted a task gets -32603 and no task id. A real redis-server, private to
  * this file, filled until SET is refused.
+ *
+ * Issue 22 adds the 2026 round trips' shared state to it: an instance that starts while Redis is
+ * full reads the signing secret the first one made, and an approval whose use cannot be recorded
+ * is refused: the approved work does not run, and runs once the retry is sent again with memory
+ * to spare.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/index.js';
-import { RedisTaskStore } from '../../src/redis.js';
+import { z } from 'zod';
+import { createRedisScaleOut, RedisTaskStore } from '../../src/redis.js';
 import { McpServer } from '../../src/server.js';
 import { connect } from '../support/harness.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -148,6 +154,66 @@ describe('issue 19: a Redis over maxmemory (noeviction)', () => {
       await emptyRedis();
       await server.close();
       await store.close();
+    }
+  });
+
+  it('2026 approvals: a new instance starts, and an approval that cannot be recorded is refused', async () => {
+    const first = await createRedisScaleOut({ url: redis.url, keyPrefix: PREFIX });
+    let second: Awaited<ReturnType<typeof createRedisScaleOut>> | undefined;
+    const reports: string[] = [];
+    const server = new McpServer(
+      { name: 'oom26', version: '1' },
+      { onerror: (error, what) => reports.push(`${what}: ${String(error)}`) },
+    );
+    const deleted: string[] = [];
+    server.registerTool(
+      'wipe',
+      { inputSchema: z.object({ path: z.string() }), annotations: { destructiveHint: true } },
+      async ({ path }, { confirm }) => {
+        if (!(await confirm(`Delete ${path}?`))) return 'kept';
+        deleted.push(path);
+        return `deleted ${path}`;
+      },
+    );
+    try {
+      await fillRedis();
+      // Another instance starting now reads the secret the first one made (no write needed).
+      second = await createRedisScaleOut({ url: redis.url, keyPrefix: PREFIX });
+      expect(second.inputRoundTrips.secret).toBe(first.inputRoundTrips.secret);
+      server.useInputRoundTrips(second.inputRoundTrips);
+      const META = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      };
+      const alice = await connect(server, { era: '2026' });
+      const call = (params: Record<string, unknown>) =>
+        raw(alice).request('tools/call', { ...params, _meta: META });
+      const asked = await call({ name: 'wipe', arguments: { path: '/data' } });
+      expect(asked['resultType']).toBe('input_required');
+      const [key] = Object.keys(asked['inputRequests'] as object);
+      const retry = {
+        name: 'wipe',
+        arguments: { path: '/data' },
+        inputResponses: { [key!]: { action: 'accept', content: {} } },
+        requestState: asked['requestState'],
+      };
+      const refused = await call(retry);
+      expect(refused).toMatchObject({ isError: true, resultType: 'complete' });
+      expect(JSON.stringify(refused['content'])).toMatch(/approval could not be recorded/);
+      expect(deleted).toEqual([]);
+      expect(reports).toEqual([expect.stringMatching(/^spent request states: .*OOM/)]);
+      // Memory to spare again: the same approved retry goes through, once.
+      await emptyRedis();
+      expect(await call(retry)).toMatchObject({
+        content: [{ type: 'text', text: 'deleted /data' }],
+      });
+      expect(await call(retry)).toMatchObject({ isError: true });
+      expect(deleted).toEqual(['/data']);
+    } finally {
+      await emptyRedis();
+      await server.close();
+      await second?.close();
+      await first.close();
     }
   });
 });

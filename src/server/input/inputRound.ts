@@ -13,7 +13,7 @@ import { isPlainObject } from '../../jsonrpc/guards.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { ClientCapabilities } from '../../protocol/types.js';
-import { toolError } from '../results.js';
+import { ToolError, toolError } from '../results.js';
 import type { CallRound, RoundOutcome } from '../dispatch/requestScope.js';
 import {
   argumentsDigest,
@@ -33,6 +33,8 @@ export interface RoundTripOptions {
   readonly maxRounds: number;
   /** How long a client has to answer one round, in milliseconds. */
   readonly stateTtlMs: number;
+  /** The server's error report (`onerror`): a spent-state store that fails is told here. */
+  readonly report: (error: unknown, what: string) => void;
 }
 
 /** The server option `inputRoundTrips`: how 2026 calls ask for input. */
@@ -55,7 +57,10 @@ export interface InputRoundTripOptions {
 }
 
 /** The server's round-trip settings from its option (a RangeError naming what is wrong). */
-export function roundTripOptions(option: InputRoundTripOptions | undefined): RoundTripOptions {
+export function roundTripOptions(
+  option: InputRoundTripOptions | undefined,
+  report: RoundTripOptions['report'],
+): RoundTripOptions {
   const maxRounds = option?.maxRounds ?? 8;
   const stateTtlMs = option?.ttlMs ?? 600_000;
   if (!Number.isSafeInteger(maxRounds) || maxRounds < 1)
@@ -67,6 +72,7 @@ export function roundTripOptions(option: InputRoundTripOptions | undefined): Rou
     spent: option?.spentStates ?? new MemorySpentStates(),
     maxRounds,
     stateTtlMs,
+    report,
   };
 }
 
@@ -151,14 +157,26 @@ export class InputRound implements CallRound {
 
   /**
    * Spends the state this retry carries (an approval in it is being used): true the first time,
-   * false when it was spent before, or has no id to spend it by.
+   * false when it was spent before, or has no id to spend it by. A store that cannot record it
+   * (Redis out of memory or away) rejects with a {@link ToolError}: the approved work does not
+   * run, and the same retry may be sent again once the store is back.
    */
   private spendState(): Promise<boolean> {
     const prior = this.prior;
-    return (this.spending ??=
-      prior?.id === undefined
-        ? Promise.resolve(false)
-        : Promise.resolve(this.options.spent.spend(prior.id, prior.expiresAt)).catch(() => false));
+    const id = prior?.id;
+    if (prior === undefined || id === undefined) return (this.spending ??= Promise.resolve(false));
+    const { spent, report } = this.options;
+    return (this.spending ??= (async () => {
+      try {
+        return await spent.spend(id, prior.expiresAt);
+      } catch (error) {
+        report(error, 'spent request states');
+        throw new ToolError(
+          'This approval could not be recorded (the server could not reach its state store), ' +
+            'so nothing was done: send the same request again later',
+        );
+      }
+    })());
   }
 
   /** The call asked for input it was not given (or misused a key, which ends it too). */
