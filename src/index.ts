@@ -57,6 +57,7 @@ export type {
   BucketTake,
   ConcurrencyLimit,
   MemoryRateLimitStoreOptions,
+  ListenLimits,
   RateLimitKind,
   RateLimitOptions,
   RateLimitRule,

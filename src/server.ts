@@ -64,6 +64,7 @@ export type {
   ServerRateLimitOption,
 } from './server/policy/rateLimitOptions.js';
 export type { RateLimitKind } from './server/policy/rateLimitPolicy.js';
+export type { ListenLimits } from './server/notify/listenStreams.js';
 export type { TaskOptions } from './server/tasks/taskOptions.js';
 export { MemoryTaskStore } from './tasks/memoryTaskStore.js';
 export type { MemoryTaskStoreOptions } from './tasks/memoryTaskStore.js';

@@ -32,7 +32,7 @@ import { legacyHandlerTable } from './fronts/legacyHandlers.js';
 import type { ModernFront } from './fronts/modernFront.js';
 import { buildModernFront } from './fronts/modernServer.js';
 import { ListChangedNotice } from './notify/listChanged.js';
-import { ListenStreams } from './notify/listenStreams.js';
+import { ListenStreams, type ListenLimits } from './notify/listenStreams.js';
 import {
   roundTripOptions,
   type InputRoundTripOptions,
@@ -110,6 +110,8 @@ export interface ServerOptions {
   exposeErrorMessages?: boolean;
   /** Changes within this window produce one `list_changed`. Default 10 ms. */
   listChangedDebounceMs?: number;
+  /** `subscriptions/listen` streams open at once (2026): 10 000 in all, 100 per client. */
+  listens?: ListenLimits;
   /** Requests per session whose handlers run at once; more wait. Default 64. */
   maxInFlight?: number;
   /**
@@ -211,7 +213,7 @@ export class McpServer {
   private readonly instrumentations: ServerInstrumentation[] = [];
   private readonly live = new Set<ServerSession>();
   /** The open `subscriptions/listen` streams of 2026 clients. */
-  private readonly listens = new ListenStreams();
+  private readonly listens: ListenStreams;
   /** How 2026 calls ask for input: the state codec and the spent states (shared by a host). */
   private readonly rounds: RoundTripOptions;
   private readonly host: SessionHost;
@@ -261,6 +263,7 @@ export class McpServer {
       isVisible: (entry, session, identity) => this.isVisible(entry, session, identity),
     });
     const report = options.onerror ?? defaultReport;
+    this.listens = new ListenStreams(options.listens);
     this.notice = new ListChangedNotice(
       { sessions: this.live, listens: this.listens },
       options.listChangedDebounceMs ?? 10,

@@ -91,6 +91,30 @@ describe('subscriptions/listen', () => {
     await closing;
   });
 
+  it('refuses a listen over the cap of open listens with -31429, never acknowledged', async () => {
+    const s = new McpServer({ name: 'listen', version: '1' }, { listens: { perClient: 2 } });
+    const { listen, next, transport } = await open(s);
+    listen(1, { toolsListChanged: true });
+    await next('SubscriptionsAcknowledgedNotification');
+    listen(2, { toolsListChanged: true });
+    await next('SubscriptionsAcknowledgedNotification');
+    listen(3, { toolsListChanged: true });
+    expect(await transport.next()).toMatchObject({
+      id: 3,
+      error: { code: -31429, data: { limit: 'listens', retryAfterMs: 1000 } },
+    });
+    // One ends: another may open.
+    transport.inject({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    await sleep(5);
+    listen(4, { toolsListChanged: true });
+    await next('SubscriptionsAcknowledgedNotification');
+    await s.close();
+  });
+
   it('refuses a listen without a filter with -32602', async () => {
     const { transport } = await open(server());
     transport.inject({

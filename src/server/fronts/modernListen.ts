@@ -15,6 +15,7 @@ import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import { META } from '../../protocol/eras/rev2026/requestMeta.js';
 import { SubscriptionsAcknowledged, ToolListChanged } from '../../protocol/methods.js';
 import type { ListenStreams } from '../notify/listenStreams.js';
+import { rateLimitSubject } from '../policy/rateLimitPolicy.js';
 import type { ModernScope } from './modernScope.js';
 
 /** Opens a listen; its outcome settles when the stream ends. */
@@ -34,17 +35,22 @@ export function openListen(
   const agreed: JsonObject = {};
   if (filter['toolsListChanged'] === true) agreed['toolsListChanged'] = true;
   const meta = { [META.subscriptionId]: id };
+  const done = new Deferred<JsonObject>();
+  const client = rateLimitSubject(scope.identityOf(context), scope.clientAddressOf(context));
+  const remove = streams.add(
+    {
+      toolsListChanged: agreed['toolsListChanged'] === true,
+      toolsChanged: () => scope.sendNotification(ToolListChanged.method, { _meta: meta }, id),
+      end: () => done.resolve(scope.profile.complete({ _meta: { ...meta } })),
+    },
+    client,
+  );
+  // Acknowledged once it is counted (a listen over the cap is refused, never acknowledged).
   scope.sendNotification(
     SubscriptionsAcknowledged.method,
     { _meta: meta, notifications: agreed },
     id,
   );
-  const done = new Deferred<JsonObject>();
-  const remove = streams.add({
-    toolsListChanged: agreed['toolsListChanged'] === true,
-    toolsChanged: () => scope.sendNotification(ToolListChanged.method, { _meta: meta }, id),
-    end: () => done.resolve(scope.profile.complete({ _meta: { ...meta } })),
-  });
   context.cancellation.onCancel(() => {
     remove();
     done.reject(new LocalError('aborted', 'The client ended the subscription'));

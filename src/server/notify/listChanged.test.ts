@@ -15,7 +15,7 @@ describe('ListChangedNotice', () => {
     const s = session();
     let listenTold = 0;
     sessions.add(s);
-    listens.add({ toolsListChanged: true, toolsChanged: () => listenTold++, end: () => {} });
+    listens.add({ toolsListChanged: true, toolsChanged: () => listenTold++, end: () => {} }, 'c');
     const notice = new ListChangedNotice({ sessions, listens }, 5);
     notice.changed();
     notice.changed();

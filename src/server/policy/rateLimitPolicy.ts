@@ -26,10 +26,11 @@ import {
  * Which limit refused a request (`data.limit` of the error): a call's (`global`, `principal`,
  * `tool`, `concurrency`), or a task guard's: `taskPoll` (polls of one task sent side by side
  * beyond `tasks.pollBurst`), `unknownTasks` (task requests by id of a requestor that asked for
- * too many unknown task ids, `tasks.unknownTaskLookups`).
+ * too many unknown task ids, `tasks.unknownTaskLookups`); or `listens` (open
+ * `subscriptions/listen` streams, the server option `listens`).
  */
 export type RateLimitKind =
-  'global' | 'principal' | 'tool' | 'concurrency' | 'taskPoll' | 'unknownTasks';
+  'global' | 'principal' | 'tool' | 'concurrency' | 'taskPoll' | 'unknownTasks' | 'listens';
 
 /** One call, as the policy sees it. */
 export interface RateLimitCall {
@@ -49,7 +50,7 @@ export interface RateLimitCall {
 }
 
 /** The limits of a `tools/call` (those {@link RateLimitPolicy} counts). */
-type CallLimitKind = Exclude<RateLimitKind, 'taskPoll' | 'unknownTasks'>;
+type CallLimitKind = Exclude<RateLimitKind, 'taskPoll' | 'unknownTasks' | 'listens'>;
 
 /** A call refused by a limit. */
 export interface RateLimitDenial {
