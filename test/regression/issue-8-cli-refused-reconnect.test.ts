@@ -22,8 +22,9 @@ describe('a server killed mid-call over HTTP', () => {
       url,
     ]);
     try {
-      // Let the call get going (connect, list, call: the tool runs for 10 s).
-      await new Promise((r) => setTimeout(r, 1500));
+      // Let the call get going (connect, list, call: the tool runs for 10 s). 1.5 s was not
+      // always enough on a loaded machine: the server died before the call was sent.
+      await new Promise((r) => setTimeout(r, 3500));
       expect(call.exitCode).toBeNull();
       const killedAt = Date.now();
       server.kill('SIGKILL');
