@@ -47,10 +47,19 @@ local function can_transition(from, to)
   if from == to then return false end
   return to ~= 'working' or from == 'input_required'
 end
--- A task that ended no longer counts against its owner's limit of unfinished tasks.
+-- Whether a hash field holds a request for input (rq:<key>) or a response to one (rs:<key>).
+local function is_input(name)
+  local head = string.sub(name, 1, 3)
+  return head == 'rq:' or head == 'rs:'
+end
+-- A task that ended no longer counts against its owner's limit of unfinished tasks, and waits
+-- on no input.
 local function finished(prefix, key, id)
   local owner = redis.call('HGET', key, 'owner')
   if owner then redis.call('ZREM', prefix .. 'active:' .. owner, id) end
+  for _, name in ipairs(redis.call('HKEYS', key)) do
+    if is_input(name) then redis.call('HDEL', key, name) end
+  end
 end
 `;
 
@@ -58,7 +67,7 @@ end
  * KEYS: task, owner index, runner set, runners, owner's unfinished tasks, owner's remembered ids.
  * ARGV: id, owner, method, ttl ('' = none), pollInterval (''), runner (''), leaseMs, most
  * unfinished tasks of the owner ('' = no limit), ms an id is remembered after its task expired,
- * most ids remembered per owner. Returns the creation time (ms) and the listing score, or
+ * most ids remembered per owner, generation ('' = 2025-11-25). Returns the creation time (ms) and the listing score, or
  * { 'limit' } (nothing stored) when the owner is at its limit.
  *
  * All or nothing under Redis's memory limit: Redis refuses a script's writes over `maxmemory`
@@ -80,6 +89,7 @@ local fields = { 'id', ARGV[1], 'owner', ARGV[2], 'method', ARGV[3], 'status', '
   'updated', fmt(now), 'ttl', ARGV[4], 'score', score }
 if ARGV[5] ~= '' then table.insert(fields, 'poll'); table.insert(fields, ARGV[5]) end
 if ARGV[6] ~= '' then table.insert(fields, 'runner'); table.insert(fields, ARGV[6]) end
+if ARGV[11] ~= '' then table.insert(fields, 'gen'); table.insert(fields, ARGV[11]) end
 -- The first write: refused over maxmemory, with nothing written before it (see above).
 redis.call('HSET', KEYS[1], unpack(fields))
 if ttl >= 0 then redis.call('PEXPIRE', KEYS[1], fmt(ttl)) end
@@ -156,6 +166,74 @@ if terminal[to] then
 end
 redis.call('PUBLISH', ARGV[8], ARGV[2] .. ' ' .. to .. ' ' .. ARGV[9])
 return { 'ok', redis.call('HGETALL', KEYS[1]) }
+`);
+
+/**
+ * KEYS: task. ARGV: id, channel, origin, then key and request JSON pairs. Adds the requests for
+ * input (fields `rq:<key>`) and makes the task input_required, unless it ended. Returns
+ * { 'ok' | 'not-found' | 'invalid', fields }.
+ */
+export const REQUEST_INPUT: RedisScript = new RedisScript(`${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return { 'not-found' } end
+if terminal[redis.call('HGET', KEYS[1], 'status')] then
+  return { 'invalid', redis.call('HGETALL', KEYS[1]) }
+end
+local fields = { 'status', 'input_required', 'updated', fmt(now_ms()) }
+for i = 4, #ARGV, 2 do
+  table.insert(fields, 'rq:' .. ARGV[i])
+  table.insert(fields, ARGV[i + 1])
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('PUBLISH', ARGV[2], ARGV[1] .. ' input_required ' .. ARGV[3])
+return { 'ok', redis.call('HGETALL', KEYS[1]) }
+`);
+
+/**
+ * KEYS: task. ARGV: id, owner, channel, origin, then key and response JSON pairs. Each response
+ * whose request is outstanding is kept (`rs:<key>`, written before its `rq:<key>` goes, so over
+ * maxmemory nothing changes) and the request is no longer outstanding; others are ignored. With
+ * none outstanding an input_required task is working again. Returns { 'not-found' } or
+ * { 'ok', accepted keys, fields }.
+ */
+export const PROVIDE_INPUT: RedisScript = new RedisScript(`${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HGET', KEYS[1], 'owner') ~= ARGV[2] then
+  return { 'not-found' }
+end
+local status = redis.call('HGET', KEYS[1], 'status')
+local accepted = {}
+if not terminal[status] then
+  for i = 5, #ARGV, 2 do
+    if redis.call('HEXISTS', KEYS[1], 'rq:' .. ARGV[i]) == 1 then
+      redis.call('HSET', KEYS[1], 'rs:' .. ARGV[i], ARGV[i + 1])
+      redis.call('HDEL', KEYS[1], 'rq:' .. ARGV[i])
+      table.insert(accepted, ARGV[i])
+    end
+  end
+end
+if #accepted > 0 then
+  local left = false
+  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if string.sub(name, 1, 3) == 'rq:' then left = true; break end
+  end
+  if not left and status == 'input_required' then status = 'working' end
+  redis.call('HSET', KEYS[1], 'status', status, 'updated', fmt(now_ms()))
+  redis.call('PUBLISH', ARGV[3], ARGV[1] .. ' ' .. status .. ' ' .. ARGV[4])
+end
+return { 'ok', accepted, redis.call('HGETALL', KEYS[1]) }
+`);
+
+/** KEYS: task. ARGV: keys. Takes the responses kept for them: { key, response JSON, ... }. */
+export const TAKE_INPUT: RedisScript = new RedisScript(`
+local out = {}
+for i = 1, #ARGV do
+  local value = redis.call('HGET', KEYS[1], 'rs:' .. ARGV[i])
+  if value then
+    redis.call('HDEL', KEYS[1], 'rs:' .. ARGV[i])
+    table.insert(out, ARGV[i])
+    table.insert(out, value)
+  end
+end
+return out
 `);
 
 /** KEYS: runners. ARGV: runner, leaseMs. Extends the runner's lease. */

@@ -8,8 +8,10 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CURSOR_MAC_LENGTH, CursorMac } from '../tasks/cursorMac.js';
 import { EXPIRED_IDS_KEPT_MS, newTaskRecord, TaskLimitError } from '../tasks/taskStore.js';
+import type { JsonObject } from '../jsonrpc/types.js';
 import type {
   CreateTaskOptions,
+  ProvideInputResult,
   TaskEvent,
   TaskPage,
   TaskStore,
@@ -26,13 +28,26 @@ import {
   type RedisConnectionOptions,
   type StoreConnection,
 } from './redisConnection.js';
-import { CREATE, EXPIRED, FAIL_EXPIRED, HEARTBEAT, LIST, TRANSITION } from './redisTaskScripts.js';
+import {
+  CREATE,
+  EXPIRED,
+  FAIL_EXPIRED,
+  HEARTBEAT,
+  LIST,
+  PROVIDE_INPUT,
+  REQUEST_INPUT,
+  TAKE_INPUT,
+  TRANSITION,
+} from './redisTaskScripts.js';
 
 /** Options of {@link RedisTaskStore.connect}. */
 export type RedisTaskStoreOptions = RedisConnectionOptions;
 
 /** Ids of expired tasks remembered per owner (see `TaskStore.expired`); the oldest go first. */
 const MAX_EXPIRED_IDS_PER_OWNER = 1000;
+
+/** What a task id of this store looks like (anything else is not one of its tasks). */
+const TASK_ID = /^[0-9a-f-]{36}$/;
 
 const STATUSES = new Set<string>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
@@ -69,6 +84,11 @@ function recordOf(taskId: string, fields: Map<string, string>): TaskRecord | und
   if (runner !== undefined) record.runner = runner;
   const outcome = fields.get('outcome');
   if (outcome !== undefined) record.outcome = JSON.parse(outcome) as TaskOutcome;
+  if (fields.get('gen') === 'extension') record.generation = 'extension';
+  let requests: Record<string, JsonObject> | undefined;
+  for (const [name, value] of fields)
+    if (name.startsWith('rq:')) (requests ??= {})[name.slice(3)] = JSON.parse(value) as JsonObject;
+  if (requests !== undefined) record.inputRequests = requests;
   return record;
 }
 
@@ -172,6 +192,7 @@ export class RedisTaskStore implements TaskStore {
         options.maxActivePerOwner === undefined ? '' : String(options.maxActivePerOwner),
         String(EXPIRED_IDS_KEPT_MS),
         String(MAX_EXPIRED_IDS_PER_OWNER),
+        options.generation ?? '',
       ],
     ).catch((error: unknown) => {
       throw creationError(error);
@@ -181,7 +202,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(options: { taskId: string; owner: string }): Promise<TaskRecord | undefined> {
-    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return undefined;
+    if (!TASK_ID.test(options.taskId)) return undefined;
     const hash = await this.redis.hgetall(this.key('task', options.taskId));
     const fields = new Map(Object.entries(hash));
     const record = recordOf(options.taskId, fields);
@@ -189,7 +210,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async expired(options: { taskId: string; owner: string }): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return false;
+    if (!TASK_ID.test(options.taskId)) return false;
     const reply = await EXPIRED.run(
       this.redis,
       [this.key('task', options.taskId), this.key('expired', options.owner)],
@@ -233,7 +254,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async transition(options: TransitionOptions): Promise<TransitionResult> {
-    if (!/^[0-9a-f-]{36}$/.test(options.taskId)) return { ok: false, reason: 'not-found' };
+    if (!TASK_ID.test(options.taskId)) return { ok: false, reason: 'not-found' };
     const reply = (await TRANSITION.run(
       this.redis,
       [this.key('task', options.taskId)],
@@ -249,10 +270,65 @@ export class RedisTaskStore implements TaskStore {
         this.origin,
       ],
     )) as [string, unknown?];
-    if (reply[0] === 'not-found') return { ok: false, reason: 'not-found' };
-    const record = recordOf(options.taskId, fieldsOf(reply[1]));
+    return this.changed(options.taskId, reply[0], reply[1]);
+  }
+
+  async requestInput(options: {
+    taskId: string;
+    requests: Record<string, JsonObject>;
+  }): Promise<TransitionResult> {
+    if (!TASK_ID.test(options.taskId)) return { ok: false, reason: 'not-found' };
+    const pairs = Object.entries(options.requests).flatMap(([k, v]) => [k, JSON.stringify(v)]);
+    const reply = (await REQUEST_INPUT.run(
+      this.redis,
+      [this.key('task', options.taskId)],
+      [options.taskId, this.channel, this.origin, ...pairs],
+    )) as [string, unknown?];
+    return this.changed(options.taskId, reply[0], reply[1]);
+  }
+
+  async provideInput(options: {
+    taskId: string;
+    owner: string;
+    responses: Record<string, unknown>;
+  }): Promise<ProvideInputResult> {
+    if (!TASK_ID.test(options.taskId)) return { ok: false, reason: 'not-found' };
+    const pairs = Object.entries(options.responses).flatMap(([k, v]) => [k, JSON.stringify(v)]);
+    const reply = (await PROVIDE_INPUT.run(
+      this.redis,
+      [this.key('task', options.taskId)],
+      [options.taskId, options.owner, this.channel, this.origin, ...pairs],
+    )) as [string, string[]?, unknown?];
+    const record = reply[0] === 'ok' ? recordOf(options.taskId, fieldsOf(reply[2])) : undefined;
     if (!record) return { ok: false, reason: 'not-found' };
-    if (reply[0] !== 'ok') return { ok: false, reason: 'invalid-transition', task: record };
+    const accepted = (reply[1] ?? []).map(String);
+    if (accepted.length > 0)
+      this.listeners.emit({ taskId: record.taskId, status: record.status, task: record });
+    return { ok: true, accepted, task: record };
+  }
+
+  async takeInput(options: {
+    taskId: string;
+    keys: readonly string[];
+  }): Promise<Record<string, unknown>> {
+    const taken: Record<string, unknown> = {};
+    if (!TASK_ID.test(options.taskId) || options.keys.length === 0) return taken;
+    const reply = (await TAKE_INPUT.run(
+      this.redis,
+      [this.key('task', options.taskId)],
+      [...options.keys],
+    )) as string[];
+    for (let i = 0; i + 1 < reply.length; i += 2)
+      taken[String(reply[i])] = JSON.parse(String(reply[i + 1])) as unknown;
+    return taken;
+  }
+
+  /** The result of a script that changed a task (or refused to), told to listeners here. */
+  private changed(taskId: string, verdict: string, flat: unknown): TransitionResult {
+    if (verdict === 'not-found') return { ok: false, reason: 'not-found' };
+    const record = recordOf(taskId, fieldsOf(flat));
+    if (!record) return { ok: false, reason: 'not-found' };
+    if (verdict !== 'ok') return { ok: false, reason: 'invalid-transition', task: record };
     // Listeners here learn of it now, not a pub/sub round trip later (the echo is skipped).
     this.listeners.emit({ taskId: record.taskId, status: record.status, task: record });
     return { ok: true, task: record };

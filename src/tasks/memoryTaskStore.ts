@@ -9,8 +9,10 @@ import { EXPIRED_IDS_KEPT_MS, newTaskRecord, TaskLimitError } from './taskStore.
 import { TaskListeners } from './taskListeners.js';
 import type { TaskRecord } from './taskRecord.js';
 import { canTransition, isTerminal } from './taskStatus.js';
+import type { JsonObject } from '../jsonrpc/types.js';
 import type {
   CreateTaskOptions,
+  ProvideInputResult,
   TaskEvent,
   TaskPage,
   TaskStore,
@@ -37,6 +39,8 @@ interface Entry {
   record: TaskRecord;
   seq: number;
   expiresAt: number;
+  /** Responses to the task's requests for input, until its runner takes them. */
+  answers?: Map<string, unknown>;
 }
 
 /** An expired task's id, remembered for its owner until `until`. */
@@ -162,7 +166,7 @@ export class MemoryTaskStore implements TaskStore {
       return { ok: false, reason: 'invalid-transition', task: copy(record) };
     // A new object rather than `delete`: a record that lost a property turns into a slow
     // dictionary-mode object, and every later copy of it pays for that.
-    const { statusMessage: _message, leaseExpiresAt, ...kept } = record;
+    const { statusMessage: _message, leaseExpiresAt, inputRequests, ...kept } = record;
     const next: TaskRecord = {
       ...kept,
       status: options.to,
@@ -172,10 +176,77 @@ export class MemoryTaskStore implements TaskStore {
     if (options.outcome !== undefined) next.outcome = structuredClone(options.outcome);
     if (!isTerminal(options.to) && leaseExpiresAt !== undefined)
       next.leaseExpiresAt = leaseExpiresAt;
+    // An ended task waits on nothing.
+    if (!isTerminal(options.to) && inputRequests !== undefined) next.inputRequests = inputRequests;
+    else delete entry.answers;
     entry.record = next;
     if (isTerminal(next.status)) this.finish(entry);
     this.listeners.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
     return { ok: true, task: copy(next) };
+  }
+
+  async requestInput(options: {
+    taskId: string;
+    requests: Record<string, JsonObject>;
+  }): Promise<TransitionResult> {
+    const entry = this.live(options.taskId);
+    if (!entry) return { ok: false, reason: 'not-found' };
+    const record = entry.record;
+    if (isTerminal(record.status))
+      return { ok: false, reason: 'invalid-transition', task: copy(record) };
+    const next: TaskRecord = {
+      ...record,
+      status: 'input_required',
+      lastUpdatedAt: new Date().toISOString(),
+      inputRequests: { ...record.inputRequests, ...structuredClone(options.requests) },
+    };
+    entry.record = next;
+    this.listeners.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
+    return { ok: true, task: copy(next) };
+  }
+
+  async provideInput(options: {
+    taskId: string;
+    owner: string;
+    responses: Record<string, unknown>;
+  }): Promise<ProvideInputResult> {
+    const entry = this.live(options.taskId);
+    if (!entry || entry.record.owner !== options.owner) return { ok: false, reason: 'not-found' };
+    const record = entry.record;
+    const outstanding = record.inputRequests;
+    const accepted = Object.keys(options.responses).filter(
+      (key) => outstanding !== undefined && Object.hasOwn(outstanding, key),
+    );
+    if (accepted.length === 0 || isTerminal(record.status))
+      return { ok: true, accepted: [], task: copy(record) };
+    const left: Record<string, JsonObject> = { ...outstanding };
+    const answers = (entry.answers ??= new Map());
+    for (const key of accepted) {
+      delete left[key];
+      answers.set(key, structuredClone(options.responses[key]));
+    }
+    const { inputRequests: _answered, ...kept } = record;
+    const next: TaskRecord = { ...kept, lastUpdatedAt: new Date().toISOString() };
+    if (Object.keys(left).length > 0) next.inputRequests = left;
+    else if (next.status === 'input_required') next.status = 'working';
+    entry.record = next;
+    this.listeners.emit({ taskId: next.taskId, status: next.status, task: copy(next) });
+    return { ok: true, accepted, task: copy(next) };
+  }
+
+  async takeInput(options: {
+    taskId: string;
+    keys: readonly string[];
+  }): Promise<Record<string, unknown>> {
+    const answers = this.entries.get(options.taskId)?.answers;
+    const taken: Record<string, unknown> = {};
+    if (!answers) return taken;
+    for (const key of options.keys) {
+      if (!answers.has(key)) continue;
+      taken[key] = answers.get(key);
+      answers.delete(key);
+    }
+    return taken;
   }
 
   async heartbeat(options: { runner: string; leaseMs: number }): Promise<void> {

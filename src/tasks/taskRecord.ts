@@ -32,6 +32,17 @@ export interface TaskRecord {
   method: string;
   /** Set once the task is terminal (cancelled tasks may have none). */
   outcome?: TaskOutcome;
+  /**
+   * Which protocol generation's task it is: absent for a 2025-11-25 task (the tasks utility),
+   * `extension` for one of the 2026 tasks extension. Each is visible only to its own generation's
+   * methods (its statuses mean other things: an `isError` result fails one and completes the other).
+   */
+  generation?: 'extension';
+  /**
+   * The requests for input the task waits on (extension tasks), by key: what `tasks/get` shows
+   * while it is `input_required`. A key is answered once (`TaskStore.provideInput`).
+   */
+  inputRequests?: Record<string, JsonObject>;
   /** The instance running it, and until when its lease holds (dead instances are detected). */
   runner?: string;
   leaseExpiresAt?: number;

@@ -5,6 +5,7 @@
  * tasks be failed. One contract test suite runs against every implementation
  * (test/contract/taskStore.contract.ts).
  */
+import type { JsonObject } from '../jsonrpc/types.js';
 import type { TaskOutcome, TaskRecord } from './taskRecord.js';
 import type { TaskStatus } from './taskStatus.js';
 
@@ -24,6 +25,8 @@ export interface CreateTaskOptions {
    * creation, across every process sharing the store. No limit when absent.
    */
   maxActivePerOwner?: number;
+  /** `extension` for a task of the 2026 tasks extension (see `TaskRecord.generation`). */
+  generation?: 'extension';
 }
 
 /**
@@ -58,6 +61,7 @@ export function newTaskRecord(
   };
   if (options.pollInterval !== undefined) record.pollInterval = options.pollInterval;
   if (options.runner !== undefined) record.runner = options.runner;
+  if (options.generation !== undefined) record.generation = options.generation;
   return record;
 }
 
@@ -88,6 +92,16 @@ export interface TaskEvent {
    */
   task?: TaskRecord;
 }
+
+/** The outcome of {@link TaskStore.provideInput}. */
+export type ProvideInputResult =
+  | {
+      ok: true;
+      /** The keys answered now (outstanding ones); the others were ignored. */
+      accepted: string[];
+      task: TaskRecord;
+    }
+  | { ok: false; reason: 'not-found' };
 
 /** A page of tasks. */
 export interface TaskPage {
@@ -120,6 +134,28 @@ export interface TaskStore {
   list(options: { owner: string; cursor?: string; limit: number }): Promise<TaskPage>;
   /** Changes the status atomically if the state machine allows it from the current status. */
   transition(options: TransitionOptions): Promise<TransitionResult>;
+  /**
+   * Adds requests for input to a task (extension tasks; key -> the request as `inputRequests`
+   * shows it) and moves it to `input_required` if it is `working`. `invalid-transition` when the
+   * task has ended. Optional: a store without it runs no extension task that asks for input.
+   */
+  requestInput?(options: {
+    taskId: string;
+    requests: Record<string, JsonObject>;
+  }): Promise<TransitionResult>;
+  /**
+   * Answers outstanding requests of the owner's task: each response whose key is outstanding is
+   * kept for the runner and the request is no longer outstanding; other keys are ignored (never
+   * issued, answered already, or the task ended). Once none is outstanding the task is `working`
+   * again. Subscribers hear of it even when the status stays (a partial answer).
+   */
+  provideInput?(options: {
+    taskId: string;
+    owner: string;
+    responses: Record<string, unknown>;
+  }): Promise<ProvideInputResult>;
+  /** Takes the responses given so far to `keys` (they are removed from the store). */
+  takeInput?(options: { taskId: string; keys: readonly string[] }): Promise<Record<string, unknown>>;
   /** Extends the leases of a runner's tasks. */
   heartbeat(options: { runner: string; leaseMs: number }): Promise<void>;
   /** Fails every non-terminal task whose lease expired (its runner died); returns them. */

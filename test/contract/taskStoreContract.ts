@@ -1,14 +1,52 @@
 /**
- * @module The TaskStore contract: every store runs this same suite (STYLE.md §2.9).
+ * @module The TaskStore contract: every store runs this same suite (STYLE.md §2.9), once for each
+ * task generation (2025-11-25 tasks, and the 2026 tasks extension's), since one store keeps both.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TaskLimitError, type TaskStore } from '../../src/tasks/taskStore.js';
+import {
+  TaskLimitError,
+  type CreateTaskOptions,
+  type TaskStore,
+} from '../../src/tasks/taskStore.js';
 import type { TaskEvent } from '../../src/tasks/taskStore.js';
+import { inputContract } from './taskStoreInputContract.js';
+
+/** The generations a store keeps: 2025-11-25 tasks (no mark) and extension tasks. */
+const GENERATIONS = [undefined, 'extension'] as const;
+
+/** `store`, with every task it creates made of `generation`. */
+function ofGeneration(store: TaskStore, generation: 'extension' | undefined): TaskStore {
+  if (generation === undefined) return store;
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'create')
+        return (options: CreateTaskOptions) => target.create({ ...options, generation });
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Registers the contract tests for a store made by `make` (fresh and empty for each test). */
 export function taskStoreContract(name: string, make: () => Promise<TaskStore>): void {
+  for (const generation of GENERATIONS) {
+    const label = generation === undefined ? '2025-11-25 tasks' : 'extension tasks';
+    generationContract(
+      `${name}, ${label}`,
+      async () => ofGeneration(await make(), generation),
+      generation,
+    );
+    inputContract(`${name}, ${label}`, async () => ofGeneration(await make(), generation));
+  }
+}
+
+function generationContract(
+  name: string,
+  make: () => Promise<TaskStore>,
+  generation: 'extension' | undefined,
+): void {
   describe(`TaskStore contract: ${name}`, () => {
     let store: TaskStore;
     beforeEach(async () => {
@@ -37,7 +75,12 @@ export function taskStoreContract(name: string, make: () => Promise<TaskStore>):
         });
         expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
         expect(task.lastUpdatedAt).toBe(task.createdAt);
+        expect(task.generation).toBe(generation);
       }
+      const [first] = ids;
+      expect((await store.get({ taskId: first ?? '', owner: 'alice' }))?.generation).toBe(
+        generation,
+      );
       expect(ids.size).toBe(200);
       for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
     });
