@@ -28,6 +28,14 @@ export const LOG_MESSAGE = 'notifications/message';
 /** `tools/call`: the HTTP transports read its tool name (per-tool scopes, `Mcp-Name`). */
 export const TOOLS_CALL = 'tools/call';
 
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel`: over Streamable HTTP (2026 tasks extension) their
+ * `Mcp-Name` header is the task id, so that a load balancer routes them to the task's instance.
+ */
+export const TASKS_GET = 'tasks/get';
+export const TASKS_UPDATE = 'tasks/update';
+export const TASKS_CANCEL = 'tasks/cancel';
+
 /** `tasks/result`: a task's outcome, a tool result (toolwire/otel reads its `isError`). */
 export const TASKS_RESULT = 'tasks/result';
 

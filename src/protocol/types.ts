@@ -209,6 +209,8 @@ export interface ClientCapabilities {
     cancel?: object;
     requests?: { sampling?: { createMessage?: object }; elicitation?: { create?: object } };
   };
+  /** 2026-07-28: extensions the client supports, by identifier (e.g. the tasks extension). */
+  extensions?: Record<string, object>;
 }
 
 /** Capabilities a server declares. */
@@ -222,6 +224,8 @@ export interface ServerCapabilities {
   tools?: { listChanged?: boolean };
   /** 2025-11-25 */
   tasks?: { list?: object; cancel?: object; requests?: { tools?: { call?: object } } };
+  /** 2026-07-28: extensions the server supports, by identifier (e.g. the tasks extension). */
+  extensions?: Record<string, object>;
 }
 
 /** Params of `initialize`. */

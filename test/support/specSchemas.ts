@@ -83,3 +83,24 @@ export function validateMessage(
     message,
   ).map(describeProblem);
 }
+
+/** The draft schema of the tasks extension (the repository's copy; see test/spec/README.md). */
+let tasksExtension: WireSchema | undefined;
+
+/**
+ * Validates `value` against definition `name` of the tasks extension's schema, as published:
+ * its results are `allOf` a `Result` and the task's fields, which the strict variant (each object
+ * closed to the properties it lists) would set against each other. The tests compare whole
+ * messages besides, so a field too many is caught there.
+ */
+export function validateTasksExtension(name: string, value: unknown): string[] {
+  tasksExtension ??= new WireSchema(
+    'ext-tasks-draft',
+    JSON.parse(readFileSync(`${SPEC_DIR}ext-tasks-draft/schema.json`, 'utf8')) as Record<
+      string,
+      unknown
+    >,
+    { strict: false, ajv: AJV },
+  );
+  return tasksExtension.check(name, value).map(describeProblem);
+}

@@ -3,7 +3,14 @@
  * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`) and the 2026 tasks
  * extension (`tasks/get`, `tasks/update`, `tasks/cancel`, `notifications/tasks`).
  */
-import { TASK_STATE, TASK_STATUS, TASKS_RESULT } from '../../jsonrpc/methods.js';
+import {
+  TASK_STATE,
+  TASK_STATUS,
+  TASKS_CANCEL,
+  TASKS_GET,
+  TASKS_RESULT,
+  TASKS_UPDATE,
+} from '../../jsonrpc/methods.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { parsePaginatedParams, parseTaskIdParams } from '../params.js';
 import {
@@ -20,7 +27,7 @@ import type { PaginatedParams, TaskIdParams } from './paramTypes.js';
 const TASKS = { of: 'server', key: 'tasks' } as const;
 
 /** `tasks/get`: one task's state. */
-export const GetTask: RequestMethod<TaskIdParams, JsonObject> = request('tasks/get', {
+export const GetTask: RequestMethod<TaskIdParams, JsonObject> = request(TASKS_GET, {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: BOTH_ERAS,
@@ -47,7 +54,7 @@ export const ListTasks: RequestMethod<PaginatedParams, JsonObject> = request('ta
 });
 
 /** `tasks/cancel` */
-export const CancelTask: RequestMethod<TaskIdParams, JsonObject> = request('tasks/cancel', {
+export const CancelTask: RequestMethod<TaskIdParams, JsonObject> = request(TASKS_CANCEL, {
   direction: 'client-to-server',
   since: '2025-11-25',
   eras: BOTH_ERAS,
@@ -57,7 +64,7 @@ export const CancelTask: RequestMethod<TaskIdParams, JsonObject> = request('task
 
 /** `tasks/update`: answers a task's input requests (2026 tasks extension). */
 export const UpdateTask: RequestMethod<TaskIdParams & { inputResponses?: JsonObject }, JsonObject> =
-  request('tasks/update', {
+  request(TASKS_UPDATE, {
     direction: 'client-to-server',
     since: '2026-07-28',
     eras: ERA_2026,

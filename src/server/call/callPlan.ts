@@ -11,6 +11,7 @@ import type { DeadlineSweep } from './deadlineSweep.js';
 import type { MiddlewareRequest } from '../middleware/middleware.js';
 import type { OutputPolicy } from '../sanitize/outputPolicy.js';
 import type { RateLimitPolicy } from '../policy/rateLimitPolicy.js';
+import type { TaskGeneration } from '../tasks/taskGeneration.js';
 import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import type { SessionPort } from '../toolContext.js';
 import type { ToolEntry } from '../registry/toolDefinition.js';
@@ -49,6 +50,11 @@ export interface CallRequest {
   readonly identity: Identity | undefined;
   /** The caller's network address, when the transport knows it (rate limits of anonymous callers). */
   readonly clientAddress: string | undefined;
+  /**
+   * How the request's calls run as tasks when its era decides that itself (a 2026 request: the
+   * tasks extension); undefined: 2025-11-25 tasks where the revision has them.
+   */
+  readonly taskGeneration?: TaskGeneration | undefined;
   /**
    * Set when the call goes through server-wide middleware: the request they see (per-tool
    * middleware see the same), and the output stage then runs as the chain's `sanitize` stage.

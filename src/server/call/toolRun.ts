@@ -30,7 +30,9 @@ import { CallContext, type SessionPort, type TaskBinding } from '../toolContext.
 import { projectedDefinition, type ToolEntry } from '../registry/toolDefinition.js';
 import type { ToolSchemaCheck } from '../registry/toolSchema.js';
 import type { TaskRuntime } from '../tasks/taskRuntime.js';
-import { runsAsTask, startCallTask } from '../tasks/eras/rev2025/taskCall.js';
+import { REV2025_TASKS } from '../tasks/eras/rev2025/taskCall.js';
+import type { TaskGeneration } from '../tasks/taskGeneration.js';
+import type { InputChannel } from '../input/inputChannel.js';
 
 /** What a call answers: now, once an async check is done, or when its handler settles. */
 export type CallOutcome = CallToolResult | Promise<CallToolResult> | Deferred<CallToolResult>;
@@ -76,20 +78,21 @@ function startToolTask(
   plan: CallPlan,
   task: {
     tasks: TaskRuntime;
+    generation: TaskGeneration;
     ttl: number | undefined;
     args: Record<string, unknown>;
     release: (() => void) | undefined;
   },
 ): Promise<CallToolResult> {
   const { session, request, entry } = plan;
-  const created = startCallTask(task.tasks, {
+  const created = task.generation.start(task.tasks, {
     session,
     identity: request.identity,
     ttl: task.ttl,
     immediateResponse: entry.immediateResponse,
-    run: async (binding, cancellation) => {
+    run: async (binding, cancellation, input) => {
       try {
-        return await runTask(plan, task.args, { binding, cancellation });
+        return await runTask(plan, task.args, { binding, cancellation, input });
       } finally {
         task.release?.(); // the slot is held while the task runs
       }
@@ -105,10 +108,10 @@ function startToolTask(
 async function runTask(
   plan: CallPlan,
   args: Record<string, unknown>,
-  task: { binding: TaskBinding; cancellation: Cancellation },
+  task: { binding: TaskBinding; cancellation: Cancellation; input: InputChannel | undefined },
 ): Promise<JsonObject> {
   const { session, request, entry } = plan;
-  const { binding, cancellation } = task;
+  const { binding, cancellation, input } = task;
   const validated = await validateArguments(entry, args);
   if (!validated.ok) {
     return projected(
@@ -126,6 +129,7 @@ async function runTask(
     identity: request.identity,
     task: binding,
     outputPolicy: outputPolicyOf(plan.deps, entry),
+    input,
   });
   const result = await asPromise(
     execute({ ...plan, request: { ...request, incoming: cancellation } }, validated.value, context),
@@ -228,21 +232,31 @@ function negotiateAndRun(
   params: CallToolParams,
   slot: SlotHolder | undefined,
 ): CallOutcome {
-  const { deps, session, request, entry, profile } = plan;
-  const tasks = deps.tasks;
-  if (tasks && profile.features.tasks && (request.identity !== undefined || !session.transient)) {
-    // Tool-level negotiation (2025-11-25 tasks): -32601 when the call and the tool disagree.
-    if (runsAsTask(entry, params)) {
-      // The task's result is stored, not sent through any chain: the output stage runs here.
-      const release = slot?.release;
-      if (slot) slot.release = undefined; // the task frees it when its run ends
-      return startToolTask(
-        { ...plan, exit: throughSanitizeStage },
-        { tasks, ttl: params.task?.ttl, args: params.arguments ?? {}, release },
-      );
-    }
+  const tasks = plan.deps.tasks;
+  const generation = tasks && taskGenerationOf(plan);
+  // The generation's negotiation: it may refuse the call (the call and the tool disagree).
+  const task = generation?.taskOf(plan.entry, params);
+  if (tasks && generation && task) {
+    // The task's result is stored, not sent through any chain: the output stage runs here.
+    const release = slot?.release;
+    if (slot) slot.release = undefined; // the task frees it when its run ends
+    return startToolTask(
+      { ...plan, exit: throughSanitizeStage },
+      { tasks, generation, ttl: task.ttl, args: params.arguments ?? {}, release },
+    );
   }
   return validateAndRun(plan, params);
+}
+
+/**
+ * How the call's session runs task calls: its own generation (a 2026 request's tasks extension),
+ * else 2025-11-25 tasks where the revision has them and the caller can be told apart.
+ */
+function taskGenerationOf(plan: CallPlan): TaskGeneration | undefined {
+  const { session, request, profile } = plan;
+  if (request.taskGeneration !== undefined) return request.taskGeneration;
+  const toldApart = request.identity !== undefined || !session.transient;
+  return profile.features.tasks && toldApart ? REV2025_TASKS : undefined;
 }
 
 function validateAndRun(plan: CallPlan, params: CallToolParams): CallOutcome {

@@ -5,6 +5,7 @@
  * which era it is in. A 2025 session builds one scope when it negotiates and reuses it for every
  * request (no allocation per call); a 2026 request will bring its own.
  */
+import type { TaskGeneration } from '../tasks/taskGeneration.js';
 import type { IncomingRequestContext } from '../../jsonrpc/connection.js';
 import type { Deferred } from '../../jsonrpc/deferred.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
@@ -54,4 +55,9 @@ export interface RequestScope {
    * -32602 when it is refused). Absent where input is pushed (2025): the call runs as it is.
    */
   openCall?(params: JsonObject | undefined, context: IncomingRequestContext): CallRound;
+  /**
+   * How the request's calls run as tasks, when its era decides per request (2026: the tasks
+   * extension); absent: 2025-11-25 tasks where the revision has them.
+   */
+  readonly taskGeneration?: TaskGeneration | undefined;
 }

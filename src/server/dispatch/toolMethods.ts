@@ -24,6 +24,7 @@ export function toolBindings(server: ServerServices): HandlerBinding[] {
       incoming: context,
       identity: scope.identityOf(context),
       clientAddress: scope.clientAddressOf(context),
+      taskGeneration: scope.taskGeneration,
     }) as unknown as HandlerOutcome;
   return [
     bind(ListTools, {
@@ -51,6 +52,7 @@ export function toolBindings(server: ServerServices): HandlerBinding[] {
             incoming: context,
             identity: policy.identity,
             clientAddress: policy.clientAddress,
+            taskGeneration: scope.taskGeneration,
             policy,
           });
         if (scope.openCall === undefined) return call();

@@ -63,7 +63,12 @@ describe('the 2026 front on a connection', () => {
     const response = await next(transport, 'DiscoverResultResponse');
     expect(response['result']).toEqual({
       supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
-      capabilities: { logging: {}, tools: { listChanged: true } },
+      capabilities: {
+        logging: {},
+        tools: { listChanged: true },
+        // The server runs tasks: it offers the tasks extension.
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
       instructions: 'Use add.',
       resultType: 'complete',
       ttlMs: 60_000,

@@ -47,11 +47,13 @@ export class ModernFront implements ModernServerSide {
   readonly served: readonly string[];
   private readonly dispatcher: Dispatcher<ModernScope>;
   readonly rounds: RoundTripOptions;
+  readonly runsTasks: boolean;
   private readonly services: ServerServices;
 
   constructor(options: ModernFrontOptions) {
     this.rounds = options.rounds;
     this.services = options.services;
+    this.runsTasks = options.services.tasks !== undefined;
     this.profile = options.profile;
     this.versions = options.versions;
     this.served = options.served;

@@ -3,6 +3,7 @@ import { era2026 } from '../../protocol/eras/rev2026/era.js';
 import { handlerTable, type HandlerTable } from '../dispatch/handlerTable.js';
 import type { ServerServices } from '../dispatch/serverServices.js';
 import { toolBindings } from '../dispatch/toolMethods.js';
+import { extensionTaskBindings } from '../tasks/eras/rev2026/extensionMethods.js';
 import { modernBindings, type ModernMethodsOptions } from './modernMethods.js';
 import type { ModernScope } from './modernScope.js';
 
@@ -11,5 +12,9 @@ export function modernHandlerTable(
   server: ServerServices,
   methods: ModernMethodsOptions,
 ): HandlerTable<ModernScope> {
-  return handlerTable<ModernScope>(era2026, [...toolBindings(server), ...modernBindings(methods)]);
+  return handlerTable<ModernScope>(era2026, [
+    ...toolBindings(server),
+    ...extensionTaskBindings(server.tasks),
+    ...modernBindings(methods),
+  ]);
 }

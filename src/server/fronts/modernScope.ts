@@ -23,6 +23,12 @@ import type { CallRound, RequestScope } from '../dispatch/requestScope.js';
 import type { InputChannel } from '../input/inputChannel.js';
 import { InputRound, type RoundTripOptions } from '../input/inputRound.js';
 import type { SessionInfo, SessionPort } from '../toolContext.js';
+import {
+  declaredTasks,
+  declaresTasks,
+  UNDECLARED_TASKS,
+} from '../tasks/eras/rev2026/extensionCall.js';
+import type { TaskGeneration } from '../tasks/taskGeneration.js';
 import type { ModernChannel } from './modernChannel.js';
 
 const UNKNOWN_CLIENT = Object.freeze({ name: 'unknown', version: 'unknown' });
@@ -32,6 +38,8 @@ export interface ModernServerSide {
   readonly profile: RevisionProfile;
   /** How calls ask for input: by round trip, answered in a retried request. */
   readonly rounds: RoundTripOptions;
+  /** True when the server runs tasks (then it offers the tasks extension). */
+  readonly runsTasks: boolean;
 }
 
 /** The scope (and session port) of one 2026 request. */
@@ -44,6 +52,8 @@ export class ModernScope implements RequestScope, SessionPort {
   private infoValue: SessionInfo | undefined;
   /** The round of the request's `tools/call`, once opened. */
   private round: InputRound | undefined;
+  /** The request's task calls, once asked for (a request that declared the tasks extension). */
+  private tasksValue: TaskGeneration | undefined;
   /** The index in LOGGING_LEVELS below which messages are not sent; past the end: none are. */
   private readonly logThreshold: number;
 
@@ -92,6 +102,16 @@ export class ModernScope implements RequestScope, SessionPort {
   get input(): InputChannel {
     const round = (this.round ??= new InputRound(this.server.rounds, undefined, ''));
     return round.channel(this.clientCapabilities, this.profile);
+  }
+
+  /** The tasks extension, as this request declared it (or not); none when the server runs no tasks. */
+  get taskGeneration(): TaskGeneration | undefined {
+    if (!this.server.runsTasks) return undefined;
+    if (!declaresTasks(this.clientCapabilities)) return UNDECLARED_TASKS;
+    return (this.tasksValue ??= declaredTasks({
+      capabilities: this.clientCapabilities,
+      profile: this.profile,
+    }));
   }
 
   openCall(params: JsonObject | undefined, context: IncomingRequestContext): CallRound {

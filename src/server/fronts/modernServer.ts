@@ -9,6 +9,7 @@ import type { Implementation, ServerCapabilities } from '../../protocol/types.js
 import type { ModernProtocolVersion, ProtocolVersion } from '../../protocol/versions.js';
 import type { ServerServices } from '../dispatch/serverServices.js';
 import { ModernFront } from './modernFront.js';
+import { TASKS_EXTENSION } from '../../tasks/eras/rev2026/taskWire.js';
 import type { RoundTripOptions } from '../input/inputRound.js';
 import type { ListenStreams } from '../notify/listenStreams.js';
 
@@ -38,7 +39,14 @@ export function buildModernFront(options: ModernServerOptions): ModernFront | un
     versions: options.versions,
     served: [...[...options.versions].reverse(), ...[...options.handshakeVersions].reverse()],
     description: {
-      capabilities: options.capabilities,
+      // A server that runs tasks offers them to 2026 clients as the tasks extension.
+      capabilities:
+        options.services.tasks === undefined
+          ? options.capabilities
+          : {
+              ...options.capabilities,
+              extensions: { ...options.capabilities.extensions, [TASKS_EXTENSION]: {} },
+            },
       instructions: options.instructions,
       cacheHints: options.cacheHints,
     },

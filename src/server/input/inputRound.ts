@@ -89,8 +89,8 @@ function invalid(detail: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Invalid inputResponses: ${detail}`);
 }
 
-/** A client's answer checked for the shape its kind of request has. */
-function checkedAnswer(key: string, kind: string, value: unknown): unknown {
+/** An answer to the request `key` asked, checked for its kind's shape (-32602 when it is not). */
+export function checkedInputAnswer(key: string, kind: string, value: unknown): unknown {
   if (!isPlainObject(value)) throw invalid(`the answer to "${key.slice(0, 40)}" is not an object`);
   if (
     kind === 'elicitation' &&
@@ -140,7 +140,7 @@ export class InputRound implements CallRound {
     if (responses !== undefined)
       for (const [key, kind] of Object.entries(prior.asked))
         if (Object.hasOwn(responses, key))
-          answers.set(key, checkedAnswer(key, kind, responses[key]));
+          answers.set(key, checkedInputAnswer(key, kind, responses[key]));
     this.prior = prior;
     this.answers = answers;
   }

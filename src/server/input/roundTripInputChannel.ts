@@ -35,7 +35,7 @@ export type AskedKinds = Record<string, InputRequest['kind']>;
 
 const KIND_LETTER = { sampling: 's', elicitation: 'e', roots: 'r' } as const;
 
-function wireOf(request: InputRequest): WireInputRequest {
+export function wireOf(request: InputRequest): WireInputRequest {
   switch (request.kind) {
     case 'sampling':
       return { method: CreateMessage.method, params: request.params as unknown as JsonObject };

@@ -21,3 +21,13 @@ export function ownerOf(sessionId: string, identity: Identity | undefined): stri
   // JSON: no id, issuer, subject and client can spell another four (nor a `principal:` owner).
   return `identity:${JSON.stringify([id, issuer ?? null, subject ?? null, clientId ?? null])}`;
 }
+
+/**
+ * The owner of a tasks-extension task: the caller's identity, as for 2025 tasks. A 2026 request
+ * without authentication has no session to bind to: its tasks belong to every unauthenticated
+ * caller, and the task id, 122 random bits, is what keeps them apart (the extension lets a server
+ * use task ids as bearer tokens). Serve authenticated callers to bind tasks to people.
+ */
+export function extensionOwnerOf(identity: Identity | undefined): string {
+  return identity === undefined ? 'anonymous' : ownerOf('', identity);
+}

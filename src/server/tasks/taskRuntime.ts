@@ -39,6 +39,8 @@ export interface TaskStart {
   run: (binding: TaskBinding, cancellation: Cancellation) => Promise<JsonObject>;
   /** The terminal status the outcome gives the task (the generation's rule). */
   settle: (outcome: TaskOutcome) => TaskSettlement;
+  /** `extension` for a task of the 2026 tasks extension. */
+  generation?: 'extension';
 }
 
 /** One task being run by this process. */
@@ -144,6 +146,7 @@ export class TaskRuntime {
         runner: this.runnerId,
         leaseMs: this.leaseMs,
         maxActivePerOwner: this.maxPerRequestor,
+        ...(options.generation !== undefined ? { generation: options.generation } : {}),
       });
     } catch (error) {
       if (error instanceof TaskLimitError) {

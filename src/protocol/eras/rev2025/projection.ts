@@ -198,5 +198,7 @@ export function serverCapabilitiesForRevision(
   const out: ServerCapabilities = { ...caps };
   if (!f.completions) delete out.completions;
   if (!f.tasks) delete out.tasks;
+  // Extensions are declared from 2026-07-28 on (the same revision as the stateless lifecycle).
+  if (!f.stateless) delete out.extensions;
   return out;
 }

@@ -3,16 +3,10 @@
  * SEP-2243): `Mcp-Method`, and `Mcp-Name` for the methods that name what they act on, so that
  * proxies and load balancers route without reading the body.
  */
-import { TOOLS_CALL } from '../../../jsonrpc/methods.js';
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
 import { headerValue } from '../shared/headerValue.js';
+import { NAMED_BY } from '../shared/mcpName.js';
 
-/** The request methods whose `Mcp-Name` header mirrors a param, and which param. */
-const NAMED: Readonly<Record<string, string>> = {
-  [TOOLS_CALL]: 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /** `Mcp-Method` and `Mcp-Name` of a stateless revision's message (2026-07-28, SEP-2243). */
 export function mirrorHeaders(
@@ -21,7 +15,7 @@ export function mirrorHeaders(
 ): void {
   if (Array.isArray(message) || !('method' in message)) return;
   headers['mcp-method'] = message.method;
-  const param = NAMED[message.method];
+  const param = NAMED_BY[message.method];
   const value = param === undefined ? undefined : message.params?.[param];
   if (typeof value === 'string') headers['mcp-name'] = headerValue(value);
 }

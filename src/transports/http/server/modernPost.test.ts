@@ -55,6 +55,7 @@ function setup() {
     },
     (args) => JSON.stringify(args),
   );
+  server.registerTool('job', { execution: { taskSupport: 'required' } }, () => 'done');
   const handler = createHttpHandler(server, { onerror: () => {} });
   return { server, handler, aborted };
 }
@@ -114,6 +115,45 @@ describe('Streamable HTTP, revision 2026-07-28', () => {
     // The sentinel form of the same name is the same name.
     const encoded = await post(handler, message, { ...headers, 'mcp-name': '=?base64?YWRk?=' });
     expect(encoded.status).toBe(200);
+  });
+
+  it('routes the task methods by Mcp-Name = taskId (tasks extension): 400 -32020 when it is another', async () => {
+    const { handler } = setup();
+    const withTasks = {
+      ...META,
+      'io.modelcontextprotocol/clientCapabilities': {
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+    };
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'job', arguments: {}, _meta: withTasks },
+    };
+    const created = (await json(await post(handler, call, modernHeaders(call))))['result'] as {
+      taskId: string;
+      resultType: string;
+    };
+    expect(created.resultType).toBe('task');
+    const get = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tasks/get',
+      params: { taskId: created.taskId, _meta: withTasks },
+    };
+    const base = { 'mcp-protocol-version': VERSION, 'mcp-method': 'tasks/get' };
+    const ok = await post(handler, get, { ...base, 'mcp-name': created.taskId });
+    expect(ok.status).toBe(200);
+    expect((await json(ok))['result']).toMatchObject({
+      taskId: created.taskId,
+      resultType: 'complete',
+    });
+    for (const sent of [base, { ...base, 'mcp-name': 'sep-2663-wrong-task-id' }]) {
+      const refused = await post(handler, get, sent);
+      expect(refused.status).toBe(400);
+      expect((await json(refused))['error']).toMatchObject({ code: -32020 });
+    }
   });
 
   it('checks each Mcp-Param header against the argument it mirrors (400 -32020)', async () => {

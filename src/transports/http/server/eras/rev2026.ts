@@ -6,20 +6,14 @@
  * status 400 when one does not. Beside rev2025.ts, so the revision literals live in one place.
  */
 import { isPlainObject } from '../../../../jsonrpc/guards.js';
-import { TOOLS_CALL } from '../../../../jsonrpc/methods.js';
 import type { JsonRpcRequest } from '../../../../jsonrpc/types.js';
 import { headerMismatch } from '../../../../protocol/eras/rev2026/errors.js';
 import { argumentAt, type ParamHeader } from '../../../../protocol/eras/rev2026/paramHeaders.js';
 import { META } from '../../../../protocol/eras/rev2026/requestMeta.js';
 import type { RpcError } from '../../../../jsonrpc/errors.js';
 import { decodeHeaderValue } from '../../shared/headerValue.js';
+import { NAMED_BY } from '../../shared/mcpName.js';
 
-/** The request methods whose `Mcp-Name` header mirrors a param, and which param. */
-const NAMED: Readonly<Record<string, string>> = {
-  [TOOLS_CALL]: 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /**
  * True when a request belongs to the 2026 front: its `MCP-Protocol-Version` is not a 2025 revision
@@ -48,7 +42,7 @@ export function headerProblem(
   // A body without a version is malformed _meta (-32602), which the front answers.
   if (typeof version === 'string' && header('mcp-protocol-version') !== version)
     return headerMismatch("MCP-Protocol-Version is not the version in the body's _meta");
-  const param = NAMED[request.method];
+  const param = NAMED_BY[request.method];
   if (param === undefined) return undefined;
   const name = header('mcp-name');
   if (name === null) return headerMismatch('the Mcp-Name header is missing');
