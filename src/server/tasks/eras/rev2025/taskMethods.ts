@@ -16,6 +16,7 @@ import {
 import { parseCursor } from '../../../../protocol/params.js';
 import { taskResultOf } from '../../../../tasks/eras/rev2025/taskOutcome.js';
 import { taskOf } from '../../../../tasks/eras/rev2025/taskWire.js';
+import type { TaskRecord } from '../../../../tasks/taskRecord.js';
 import { isTerminal } from '../../../../tasks/taskStatus.js';
 import { lookupOf, notFound, paced } from '../../taskLookup.js';
 import type { TaskRuntime } from '../../taskRuntime.js';
@@ -32,13 +33,18 @@ export interface TaskMethodCall {
 /** How one task method is served. */
 export type TaskMethod = (runtime: TaskRuntime, call: TaskMethodCall) => Promise<JsonObject>;
 
+/** A record if it is a 2025-11-25 task: the extension's tasks are not visible to these methods. */
+function ofThisGeneration(record: TaskRecord | undefined): TaskRecord | undefined {
+  return record?.generation === undefined ? record : undefined;
+}
+
 /** `tasks/get` */
 async function getTask(runtime: TaskRuntime, call: TaskMethodCall): Promise<JsonObject> {
   const { owner } = call;
   const taskId = lookupOf(runtime, call);
   const turn = paced(runtime, call, taskId);
   if (turn) await turn; // no await at all when the poll may go at once
-  const record = await runtime.store.get({ taskId, owner });
+  const record = ofThisGeneration(await runtime.store.get({ taskId, owner }));
   if (!record) throw await notFound(runtime, owner, taskId);
   return taskOf(record) as unknown as JsonObject;
 }
@@ -58,7 +64,8 @@ async function listTasks(runtime: TaskRuntime, call: TaskMethodCall): Promise<Js
     throw error;
   }
   return {
-    tasks: page.tasks.map(taskOf),
+    // A page may come out shorter than the page size: the extension's tasks are not listed.
+    tasks: page.tasks.filter((task) => task.generation === undefined).map(taskOf),
     ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
   };
 }
@@ -67,6 +74,9 @@ async function listTasks(runtime: TaskRuntime, call: TaskMethodCall): Promise<Js
 async function cancelTask(runtime: TaskRuntime, call: TaskMethodCall): Promise<JsonObject> {
   const { owner } = call;
   const taskId = lookupOf(runtime, call);
+  // The extension's tasks are not this generation's to cancel (they are "unknown" here).
+  if (!ofThisGeneration(await runtime.store.get({ taskId, owner })))
+    throw await notFound(runtime, owner, taskId);
   const result = await runtime.store.transition({
     taskId,
     owner,
@@ -90,7 +100,7 @@ async function getTaskResult(runtime: TaskRuntime, call: TaskMethodCall): Promis
   const taskId = lookupOf(runtime, call);
   const turn = paced(runtime, call, taskId);
   if (turn) await turn;
-  let record = await store.get({ taskId, owner });
+  let record = ofThisGeneration(await store.get({ taskId, owner }));
   if (!record) throw await notFound(runtime, owner, taskId);
   if (!isTerminal(record.status)) {
     // Messages the task sends meanwhile (elicitation...) go on this request's stream.
