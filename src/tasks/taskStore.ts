@@ -155,7 +155,10 @@ export interface TaskStore {
     responses: Record<string, unknown>;
   }): Promise<ProvideInputResult>;
   /** Takes the responses given so far to `keys` (they are removed from the store). */
-  takeInput?(options: { taskId: string; keys: readonly string[] }): Promise<Record<string, unknown>>;
+  takeInput?(options: {
+    taskId: string;
+    keys: readonly string[];
+  }): Promise<Record<string, unknown>>;
   /** Extends the leases of a runner's tasks. */
   heartbeat(options: { runner: string; leaseMs: number }): Promise<void>;
   /** Fails every non-terminal task whose lease expired (its runner died); returns them. */

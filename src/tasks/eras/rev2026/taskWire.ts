@@ -52,18 +52,19 @@ export function detailedTaskOf(record: TaskRecord): JsonObject {
   const outcome = record.outcome;
   switch (record.status) {
     case 'input_required':
-      task['inputRequests'] = (record.inputRequests ?? {});
+      task['inputRequests'] = record.inputRequests ?? {};
       break;
     case 'completed':
       task['result'] = outcome?.kind === 'result' ? outcome.result : {};
       break;
     case 'failed':
-      task['error'] = (outcome?.kind === 'error'
-        ? outcome.error
-        : {
-            code: -32603,
-            message: record.statusMessage ?? 'The task failed',
-          });
+      task['error'] =
+        outcome?.kind === 'error'
+          ? outcome.error
+          : {
+              code: -32603,
+              message: record.statusMessage ?? 'The task failed',
+            };
       break;
     case 'working':
     case 'cancelled':

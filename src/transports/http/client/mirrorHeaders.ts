@@ -7,7 +7,6 @@ import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
 import { headerValue } from '../shared/headerValue.js';
 import { NAMED_BY } from '../shared/mcpName.js';
 
-
 /** `Mcp-Method` and `Mcp-Name` of a stateless revision's message (2026-07-28, SEP-2243). */
 export function mirrorHeaders(
   message: JsonRpcMessage | JsonRpcMessage[],

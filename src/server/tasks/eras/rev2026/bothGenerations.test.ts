@@ -41,16 +41,12 @@ describe('one task store for both generations', () => {
     expect(created['resultType']).toBe('task');
 
     // Each generation finds its own task and not the other's (-32602, as an unknown id).
-    expect(
-      (await modern('tasks/get', { taskId: created['taskId'] }))['result'],
-    ).toMatchObject({
+    expect((await modern('tasks/get', { taskId: created['taskId'] }))['result']).toMatchObject({
       taskId: created['taskId'],
     });
-    expect((await modern('tasks/get', { taskId: old['taskId'] }))['error']).toMatchObject(
-      {
-        code: -32602,
-      },
-    );
+    expect((await modern('tasks/get', { taskId: old['taskId'] }))['error']).toMatchObject({
+      code: -32602,
+    });
     expect(await legacy.request('tasks/get', { taskId: old['taskId'] as string })).toMatchObject({
       taskId: old['taskId'],
       ttl: expect.any(Number),

@@ -14,7 +14,6 @@ import type { RpcError } from '../../../../jsonrpc/errors.js';
 import { decodeHeaderValue } from '../../shared/headerValue.js';
 import { NAMED_BY } from '../../shared/mcpName.js';
 
-
 /**
  * True when a request belongs to the 2026 front: its `MCP-Protocol-Version` is not a 2025 revision
  * the server serves (a 2026 one, or one nobody serves, which the front answers -32022 with the
