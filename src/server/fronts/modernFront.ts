@@ -62,6 +62,7 @@ export class ModernFront implements ModernServerSide {
         description: options.description,
         versions: options.served,
         listens: options.listens,
+        tasks: options.services.tasks,
       }),
       options.services.middleware,
     );

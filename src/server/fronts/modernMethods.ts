@@ -9,6 +9,7 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { Discover, Listen } from '../../protocol/methods.js';
 import type { ListenStreams } from '../notify/listenStreams.js';
+import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import { openListen } from './modernListen.js';
 import { bind, type HandlerBinding } from '../dispatch/handlerTable.js';
 import type { CacheHints } from '../../protocol/eras/era.js';
@@ -47,16 +48,19 @@ export interface ModernMethodsOptions {
   readonly versions: readonly string[];
   /** The server's open `subscriptions/listen` streams. */
   readonly listens: ListenStreams;
+  /** The server's tasks, when it runs them (a listen may watch some). */
+  readonly tasks: TaskRuntime | undefined;
 }
 
 export function modernBindings(options: ModernMethodsOptions): HandlerBinding<ModernScope>[] {
-  const { description, versions, listens } = options;
+  const { description, versions } = options;
+  const listen = { streams: options.listens, tasks: options.tasks };
   return [
     bind(Discover, {
       serve: (_request, _context, scope) => discoverResult(description, scope, versions),
     }),
     bind(Listen, {
-      serve: (request, context, scope) => openListen(listens, { request, context }, scope),
+      serve: (request, context, scope) => openListen(listen, { request, context }, scope),
     }),
   ];
 }

@@ -247,4 +247,58 @@ describe('the tasks extension (2026-07-28)', () => {
     const unknown = await request('tasks/get', { taskId: 'tasks-conformance-nonexistent-12345' });
     expect(unknown['error']).toMatchObject({ code: -32602 });
   });
+
+  it("tells a listen that names taskIds each change of the caller's own tasks (notifications/tasks)", async () => {
+    const s = server();
+    const transport = new ScriptedTransport();
+    await s.connect(transport);
+    let id = 0;
+    const send = (method: string, params: JsonObject, m = WITH_EXT) =>
+      transport.inject({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: m } });
+    send('tools/call', { name: 'twoQuestions', arguments: {} });
+    const created = ((await transport.next()) as unknown as JsonObject)['result'] as JsonObject;
+    const taskId = String(created['taskId']);
+    send('subscriptions/listen', { notifications: { taskIds: [taskId, 'someone-elses-task'] } });
+    const listenId = id;
+    const ack = (await transport.next()) as unknown as JsonObject;
+    expect(ack).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } },
+    });
+    // Then the task's state, whole, tagged with the subscription, until it ends.
+    const seen: JsonObject[] = [];
+    for (;;) {
+      const message = (await transport.next()) as unknown as JsonObject;
+      if (message['id'] !== undefined) continue; // the answer to the tasks/update
+      expect(message['method']).toBe('notifications/tasks');
+      const params = message['params'] as JsonObject;
+      expect(validateTasksExtension('TaskStatusNotification', message)).toEqual([]);
+      expect(params['_meta']).toEqual({ 'io.modelcontextprotocol/subscriptionId': listenId });
+      seen.push(params);
+      const requests = Object.keys((params['inputRequests'] as JsonObject | undefined) ?? {});
+      if (params['status'] === 'input_required' && requests.length === 2) {
+        send('tasks/update', {
+          taskId,
+          inputResponses: {
+            first: { action: 'accept', content: { v: 'a' } },
+            second: { action: 'accept', content: { v: 'b' } },
+          },
+        });
+      }
+      if (params['status'] === 'completed') break;
+    }
+    expect(seen.at(-1)).toMatchObject({
+      taskId,
+      result: { content: [{ type: 'text', text: 'a b' }] },
+    });
+    // Taking no task ids without the extension is -32021.
+    send('subscriptions/listen', { notifications: { taskIds: [taskId] } }, WITHOUT);
+    let refusal: JsonObject | undefined;
+    for (let i = 0; i < 5 && refusal === undefined; i++) {
+      const message = (await transport.next()) as unknown as JsonObject;
+      if (message['id'] === id) refusal = message;
+    }
+    expect(refusal?.['error']).toMatchObject({ code: -32021 });
+    await s.close();
+  });
 });
