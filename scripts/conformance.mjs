@@ -50,6 +50,22 @@ export const NEXT_SUITE = `${TOOLS_DIR}/node_modules/conformance-next/dist/index
  * on the session). 0.2.0-alpha.12 sends the negotiated version; these two run from it instead.
  */
 export const SSE_SCENARIOS = ['server-sse-polling', 'server-sse-multiple-streams'];
+/**
+ * The tasks extension's server scenarios of 0.2.0-alpha.12. `--requirements 2026-07-28` runs them
+ * unscored (an extension), so they are run one by one (`--scenario`, the revision inferred).
+ */
+export const TASKS_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
 // The preload that keeps the suite's client-mode test servers on 127.0.0.1 (see its header).
 export const LOOPBACK = `${root}test/conformance/forceLoopback.mjs`;
 /** The client scenarios 2025-11-25 requires besides `auth/*` (run by runClientScenario). */

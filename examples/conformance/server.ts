@@ -16,6 +16,7 @@ import {
 import * as z from 'zod';
 import { PNG_1X1, toneWav } from '../everything/media.js';
 import { register2026Fixtures } from './fixtures2026.js';
+import { registerTasksFixtures } from './fixturesTasks.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,7 +26,11 @@ export function createConformanceServer(): McpServer {
   // server with a custom scheme does (output sanitising holds resource URIs to an allow-list).
   const server = new McpServer(
     { name: 'toolwire-conformance', version: '1.0.0' },
-    { sanitize: { uriSchemes: [...DEFAULT_URI_SCHEMES, 'test'] } },
+    {
+      sanitize: { uriSchemes: [...DEFAULT_URI_SCHEMES, 'test'] },
+      // The tasks scenarios poll every 200 ms.
+      tasks: { pollIntervalMs: 200 },
+    },
   );
 
   server.registerTool(
@@ -254,6 +259,7 @@ export function createConformanceServer(): McpServer {
   );
 
   register2026Fixtures(server);
+  registerTasksFixtures(server);
   return server;
 }
 
