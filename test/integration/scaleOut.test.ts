@@ -174,6 +174,85 @@ describe('several instances behind a round-robin balancer', () => {
     expect(answers.filter((r) => r['isError'] === true)).toHaveLength(2);
   });
 
+  it('an extension task created on one instance is answered through a second and read through a third, and a listen on the third hears it', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {
+        elicitation: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+    };
+    let id = 0;
+    const post = (instance: Instance, method: string, params: Record<string, unknown>) =>
+      fetch(`${instance.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          'mcp-name': String(params['name'] ?? params['taskId']),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++id,
+          method,
+          params: { ...params, _meta: meta },
+        }),
+      });
+    const result = async (instance: Instance, method: string, params: Record<string, unknown>) =>
+      ((await (await post(instance, method, params)).json()) as { result: Record<string, unknown> })
+        .result;
+    const [first, second, third] = instances as [Instance, Instance, Instance];
+    const created = await result(first, 'tools/call', { name: 'confirmJob', arguments: {} });
+    expect(created['resultType']).toBe('task');
+    const taskId = String(created['taskId']);
+    // A listen on the third instance, for this task.
+    const listen = await post(third, 'subscriptions/listen', {
+      notifications: { taskIds: [taskId] },
+    });
+    const reader = listen.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let heard = '';
+    const hear = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        heard += value;
+      }
+    })();
+    const asking = await eventually(
+      () => result(second, 'tasks/get', { taskId }),
+      (t) => t['status'] === 'input_required',
+    );
+    expect(asking['inputRequests']).toEqual({
+      go: {
+        method: 'elicitation/create',
+        params: { message: 'Go on?', requestedSchema: { type: 'object', properties: {} } },
+      },
+    });
+    expect(
+      await result(second, 'tasks/update', {
+        taskId,
+        inputResponses: { go: { action: 'accept', content: {} } },
+      }),
+    ).toMatchObject({ resultType: 'complete' });
+    const done = await eventually(
+      () => result(third, 'tasks/get', { taskId }),
+      (t) => t['status'] === 'completed',
+    );
+    expect(done['result']).toMatchObject({
+      content: [{ type: 'text', text: `accept in ${first.pid}` }],
+    });
+    await eventually(
+      async () => heard,
+      (text) => text.includes('"status":"completed"'),
+    );
+    expect(heard).toContain('notifications/subscriptions/acknowledged');
+    expect(heard).toContain('"status":"input_required"');
+    await reader.cancel();
+    await hear.catch(() => {});
+  }, 30_000);
+
   it('counts rate limits across the instances (serve --redis shares the store)', async () => {
     const client = await connectClient(proxy.url);
     const servedBy = new Set<string>();
