@@ -53,6 +53,14 @@ export interface ClientOptions extends HandlerCapabilityOptions {
    * Default: true when `onToolsChanged` is set.
    */
   listen?: boolean;
+  /**
+   * On 2026-07-28 sessions with a server that offers the tasks extension
+   * (`io.modelcontextprotocol/tasks`): declare it, so the server may answer a call with a task;
+   * `callTool` then follows the task (polling, answering its requests for input through the
+   * handlers, cancelling it when the call is aborted) and resolves with the tool's result.
+   * Default: true.
+   */
+  tasksExtension?: boolean;
   /** Answers to server requests; each one declares its capability. */
   handlers?: ClientHandlers;
   /** Extra capabilities (e.g. `experimental`). */

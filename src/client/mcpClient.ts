@@ -173,6 +173,7 @@ export class McpClient {
         // A client that takes log messages gets them all until it says otherwise, on both eras.
         logLevel: this.options.onLog ? 'debug' : undefined,
         listen: this.options.listen ?? this.options.onToolsChanged !== undefined,
+        tasksExtension: this.options.tasksExtension ?? true,
         missedChanges: () => this.notificationHost.toolsChanged(),
         agreed: (agreed) => (this.session = agreed),
       });

@@ -112,10 +112,13 @@ export class WireLog {
    */
   async exchanges(graceMs = 250): Promise<Exchange[]> {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(this.sending).then(() => Promise.all(this.reading)),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-    ]);
+    const within = (ms: number, work: Promise<unknown>) =>
+      Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    // Every request's answer comes (a fetch settles), on a loaded machine late: waited for (up to
+    // 10 s); then the bodies, of which an aborted one may never end, for `graceMs`.
+    await within(10_000, Promise.all(this.sending));
+    clearTimeout(timer);
+    await within(graceMs, Promise.all(this.reading));
     clearTimeout(timer);
     // Not awaited: undici may never settle the cancel of such a branch either.
     for (const reader of this.readers) void reader.cancel().catch(() => {});

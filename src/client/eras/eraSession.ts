@@ -90,6 +90,8 @@ export interface Opening {
   readonly cache: ResponseCache | undefined;
   /** Whether to open `subscriptions/listen` for tool changes (2026-07-28), when the server has them. */
   readonly listen: boolean;
+  /** Whether to declare the tasks extension (2026-07-28) when the server offers it. */
+  readonly tasksExtension: boolean;
   /** The tools may have changed unannounced (a reopened listen stream). */
   readonly missedChanges: () => void;
   /** Called the moment the server's description is accepted, before anything more is sent. */

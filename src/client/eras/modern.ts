@@ -22,6 +22,8 @@ import {
 } from '../../protocol/eras/rev2026/paramHeaders.js';
 import { META, statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
 import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
+import { TASKS_EXTENSION } from '../../tasks/eras/rev2026/taskWire.js';
+import { followTask } from './extensionTasks.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
 import type { CacheContext } from '../../jsonrpc/transport.js';
 import { CachedPages } from '../cache/cachedPages.js';
@@ -42,7 +44,10 @@ const VERSION: ModernProtocolVersion = '2026-07-28';
 /** Rounds of input (`input_required` results) one call may take. */
 const MAX_INPUT_ROUNDS = 8;
 
-/** The only methods the client speaks on this revision. */
+/**
+ * The only methods the client's API speaks on this revision (a task of the tasks extension is
+ * followed inside `callTool`: the 2025-11-25 task methods of the API are not this revision's).
+ */
 const SPOKEN: ReadonlySet<string> = new Set([ListTools.method, CallTool.method]);
 
 /** A session opened by `server/discover`. */
@@ -234,7 +239,7 @@ class ModernSession implements EraSession {
     const name = params['name'] as string;
     let raw = await this.firstRequest(connection, params, options);
     const sendOptions = this.callOptions(name, params, options);
-    for (let round = 1; checkResultType(raw, CallTool.method) === 'input_required'; round++) {
+    for (let round = 1; this.resultKind(raw) === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS)
         throw new LocalError(
           'invalid-response',
@@ -254,9 +259,34 @@ class ModernSession implements EraSession {
         VERSION,
       );
     }
+    // A task (the tasks extension, which the client declared): followed to its end.
+    if (raw['resultType'] === 'task' && this.tasksDeclared)
+      return followTask(raw, {
+        connection,
+        withMeta: (p) => this.withMeta(p),
+        input: this.client.input,
+        signal: options.signal,
+      });
     // `resultType` is this revision's envelope, not part of the result a host sees (or forwards).
     const { resultType: _envelope, ...result } = raw;
     return result;
+  }
+
+  /** True once the client declares the tasks extension (the server offered it). */
+  private get tasksDeclared(): boolean {
+    return declaresTasksExtension(this.meta);
+  }
+
+  /** A call result's kind: `task` only where the client declared the extension. */
+  private resultKind(raw: JsonObject): string {
+    if (raw['resultType'] === 'task') {
+      if (this.tasksDeclared) return 'task';
+      throw new LocalError(
+        'invalid-response',
+        'The server answered with a task, although this client did not declare the tasks extension',
+      );
+    }
+    return checkResultType(raw, CallTool.method);
   }
 
   /** Params as sent: with the session's `_meta` merged in. */
@@ -303,8 +333,31 @@ export async function openModern(opening: Opening): Promise<EraSession> {
     serverInfo: found.serverInfo ?? { name: 'unknown', version: '' },
     ...(found.instructions !== undefined ? { instructions: found.instructions } : {}),
   };
-  const session = new ModernSession(server, meta, opening);
+  // The tasks extension, declared from now on when the server offers it (and the client wants it).
+  const offered = found.capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
+  const sessionMeta = offered && opening.tasksExtension ? withTasksExtension(meta) : meta;
+  const session = new ModernSession(server, sessionMeta, opening);
   opening.agreed(session);
   if (opening.listen) session.listen(opening.connection, opening.missedChanges);
   return session;
+}
+
+/** `meta` whose client capabilities declare the tasks extension. */
+function withTasksExtension(meta: JsonObject): JsonObject {
+  const capabilities = (meta[META.clientCapabilities] ?? {}) as JsonObject;
+  const extensions = (capabilities['extensions'] ?? {}) as JsonObject;
+  return {
+    ...meta,
+    [META.clientCapabilities]: {
+      ...capabilities,
+      extensions: { ...extensions, [TASKS_EXTENSION]: {} },
+    },
+  };
+}
+
+/** Whether `meta`'s client capabilities declare the tasks extension. */
+function declaresTasksExtension(meta: JsonObject): boolean {
+  const capabilities = meta[META.clientCapabilities] as JsonObject | undefined;
+  const extensions = capabilities?.['extensions'] as JsonObject | undefined;
+  return extensions?.[TASKS_EXTENSION] !== undefined;
 }

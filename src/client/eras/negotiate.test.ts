@@ -37,6 +37,7 @@ function opening(era: ProtocolEra | undefined, answer: JsonObject) {
         report: () => {},
         cache: undefined,
         listen: false,
+        tasksExtension: true,
         missedChanges: () => {},
         logLevel: undefined,
         agreed: (session: EraSession) => sent.push(`agreed ${session.server.protocolVersion}`),

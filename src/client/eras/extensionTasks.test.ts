@@ -1,0 +1,127 @@
+/**
+ * toolwire's client and the tasks extension: a call the server makes a task is followed to its
+ * end inside `callTool` (polls, input answered through the handlers by tasks/update, a cancel
+ * when the call is aborted), against toolwire's server.
+ */
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../../../test/support/scriptedTransport.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { McpServer } from '../../server/mcpServer.js';
+import { createLinkedPair } from '../../transports/memory.js';
+import { McpClient } from '../mcpClient.js';
+import type { ClientOptions } from '../clientOptions.js';
+
+function server() {
+  const s = new McpServer({ name: 'tasks', version: '1' }, { tasks: { pollIntervalMs: 10 } });
+  let cancelled = 0;
+  s.registerTool('quick', { execution: { taskSupport: 'required' } }, () => 'done');
+  s.registerTool('failing', { execution: { taskSupport: 'required' } }, () => ({
+    content: [{ type: 'text' as const, text: 'no luck' }],
+    isError: true,
+  }));
+  s.registerTool('broken', { execution: { taskSupport: 'required' } }, () => {
+    throw new RpcError(ErrorCode.InternalError, 'upstream refused');
+  });
+  s.registerTool('ask', { execution: { taskSupport: 'required' } }, async (_a, { elicit }) => {
+    const answer = await elicit({
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+    return `Hello, ${String(answer.content?.['name'])}!`;
+  });
+  s.registerTool('forever', { execution: { taskSupport: 'required' } }, (_a, { signal }) => {
+    return new Promise<string>((_resolve, reject) =>
+      signal.addEventListener('abort', () => {
+        cancelled++;
+        reject(signal.reason as Error);
+      }),
+    );
+  });
+  return { s, cancelled: () => cancelled };
+}
+
+async function client(s: McpServer, options: ClientOptions = {}) {
+  const [a, b] = createLinkedPair();
+  const sent: JsonRpcMessage[] = [];
+  const send = a.send.bind(a);
+  a.send = (message, o) => {
+    if (!Array.isArray(message)) sent.push(message);
+    return send(message, o);
+  };
+  await s.connect(b);
+  const c = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'modern', ...options });
+  await c.connect(a);
+  const methods = () => sent.flatMap((m) => ('method' in m ? [m.method] : []));
+  return { c, sent, methods };
+}
+
+describe('the tasks extension in the client', () => {
+  it('declares the extension, and callTool follows a task to its result', async () => {
+    const { s } = server();
+    const { c, sent, methods } = await client(s);
+    const result = await c.callTool('quick');
+    expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+    expect(result).not.toHaveProperty('resultType');
+    const call = sent.find((m) => 'method' in m && m.method === 'tools/call') as {
+      params: { _meta: Record<string, { extensions?: object }> };
+    };
+    expect(call.params._meta['io.modelcontextprotocol/clientCapabilities']?.extensions).toEqual({
+      'io.modelcontextprotocol/tasks': {},
+    });
+    expect(methods()).toContain('tasks/get');
+    await c.close();
+  });
+
+  it('returns an isError result; rejects with the JSON-RPC error of a failed task', async () => {
+    const { s } = server();
+    const { c } = await client(s);
+    expect(await c.callTool('failing')).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'no luck' }],
+    });
+    await expect(c.callTool('broken')).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'upstream refused',
+    });
+    await c.close();
+  });
+
+  it("answers a task's request for input through the elicitation handler, once", async () => {
+    const { s } = server();
+    const asked: string[] = [];
+    const { c, methods } = await client(s, {
+      handlers: {
+        elicitation: ({ message }) => {
+          asked.push(message);
+          return { action: 'accept', content: { name: 'Ada' } };
+        },
+      },
+    });
+    expect((await c.callTool('ask')).content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    expect(asked).toEqual(['Name?']);
+    expect(methods().filter((m) => m === 'tasks/update')).toHaveLength(1);
+    await c.close();
+  });
+
+  it('cancels the task when the call is aborted', async () => {
+    const { s, cancelled } = server();
+    const { c, methods } = await client(s);
+    const controller = new AbortController();
+    const call = c.callTool('forever', {}, { signal: controller.signal });
+    await sleep(50);
+    controller.abort(new Error('not needed any more'));
+    await expect(call).rejects.toThrow();
+    for (let i = 0; i < 100 && cancelled() === 0; i++) await sleep(10);
+    expect(methods()).toContain('tasks/cancel');
+    expect(cancelled()).toBe(1);
+    await c.close();
+  });
+
+  it('without the extension (tasksExtension: false) a task-only tool is refused with -32021', async () => {
+    const { s } = server();
+    const { c } = await client(s, { tasksExtension: false });
+    await expect(c.callTool('quick')).rejects.toMatchObject({ code: -32021 });
+    await c.close();
+  });
+});
