@@ -77,6 +77,7 @@ export const KNOWN_LONG: Readonly<Record<string, number>> = {
   'test/integration/oauthLogin.test.ts': 18.1,
   'test/integration/conformanceClient.test.ts': 18,
   'test/integration/conformanceTasks.test.ts': 23.3,
+  'test/integration/extTasksInterop.test.ts': 5,
   'test/integration/cli.test.ts': 16.3,
   'test/integration/cliConfirm.test.ts': 16.3,
   'test/regression/issue-19-approvals-bypass.test.ts': 12.5,

@@ -490,6 +490,32 @@ describe('faults', () => {
       }
     ).connection.request('tools/call', { name: 'job', arguments: { ms: 60_000 }, task: {} });
     const taskId = created.task.taskId;
+    // An extension task (2026) on the same instance.
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+    };
+    const post2026 = async (url: string, method: string, params: Record<string, unknown>) => {
+      const response = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          'mcp-name': String(params['name'] ?? params['taskId']),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+      });
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    };
+    const extension = await post2026(instances[victim]!.url, 'tools/call', {
+      name: 'job',
+      arguments: { ms: 60_000 },
+    });
+    expect(extension['resultType']).toBe('task');
     instances[victim]!.child.kill('SIGKILL');
     proxy.remove(victim);
     proxy.pin = undefined;
@@ -503,6 +529,16 @@ describe('faults', () => {
     expect(task.statusMessage).toMatch(/stopped before it finished/);
     await expect(client.taskResult(taskId)).rejects.toMatchObject({
       code: ErrorCode.InternalError,
+    });
+    // The extension's task fails the same way: failed, with the JSON-RPC error.
+    const failed = await eventually(
+      () => post2026(instances[0]!.url, 'tasks/get', { taskId: extension['taskId'] }),
+      (t) => t['status'] !== 'working',
+      10_000,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: ErrorCode.InternalError, message: expect.stringMatching(/stopped before/) },
     });
     for (let i = 0; i < 4; i++) expect(textOf(await client.callTool('whoami', {}))).toMatch(/^pid/);
   }, 30_000);

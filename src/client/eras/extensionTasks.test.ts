@@ -45,9 +45,9 @@ async function client(s: McpServer, options: ClientOptions = {}) {
   const [a, b] = createLinkedPair();
   const sent: JsonRpcMessage[] = [];
   const send = a.send.bind(a);
-  a.send = (message, o) => {
+  a.send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
     if (!Array.isArray(message)) sent.push(message);
-    return send(message, o);
+    return send(message);
   };
   await s.connect(b);
   const c = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'modern', ...options });
@@ -63,7 +63,7 @@ describe('the tasks extension in the client', () => {
     const result = await c.callTool('quick');
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     expect(result).not.toHaveProperty('resultType');
-    const call = sent.find((m) => 'method' in m && m.method === 'tools/call') as {
+    const call = sent.find((m) => 'method' in m && m.method === 'tools/call') as unknown as {
       params: { _meta: Record<string, { extensions?: object }> };
     };
     expect(call.params._meta['io.modelcontextprotocol/clientCapabilities']?.extensions).toEqual({
