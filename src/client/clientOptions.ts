@@ -55,10 +55,11 @@ export interface ClientOptions extends HandlerCapabilityOptions {
   listen?: boolean;
   /**
    * On 2026-07-28 sessions with a server that offers the tasks extension
-   * (`io.modelcontextprotocol/tasks`): declare it, so the server may answer a call with a task;
-   * `callTool` then follows the task (polling, answering its requests for input through the
-   * handlers, cancelling it when the call is aborted) and resolves with the tool's result.
-   * Default: true.
+   * (`io.modelcontextprotocol/tasks`): speak it on the calls that need it (a call with `task`, and
+   * once more a call refused with -32021 for a tool that runs only as a task), so the server may
+   * answer with a task; `callTool` then follows the task (polling, answering its requests for
+   * input through the handlers, cancelling it when the call is aborted) and resolves with the
+   * tool's result. Default: true.
    */
   tasksExtension?: boolean;
   /** Answers to server requests; each one declares its capability. */

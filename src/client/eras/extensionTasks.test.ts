@@ -16,6 +16,12 @@ function server() {
   const s = new McpServer({ name: 'tasks', version: '1' }, { tasks: { pollIntervalMs: 10 } });
   let cancelled = 0;
   s.registerTool('quick', { execution: { taskSupport: 'required' } }, () => 'done');
+  s.registerTool('steps', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+    ctx.progress(1, { total: 2 });
+    await sleep(5);
+    ctx.progress(2, { total: 2 });
+    return 'stepped';
+  });
   s.registerTool('failing', { execution: { taskSupport: 'required' } }, () => ({
     content: [{ type: 'text' as const, text: 'no luck' }],
     isError: true,
@@ -57,18 +63,34 @@ async function client(s: McpServer, options: ClientOptions = {}) {
 }
 
 describe('the tasks extension in the client', () => {
-  it('declares the extension, and callTool follows a task to its result', async () => {
+  it('a task-only tool: refused undeclared (-32021), sent once more declaring the extension, followed to its result', async () => {
     const { s } = server();
     const { c, sent, methods } = await client(s);
     const result = await c.callTool('quick');
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     expect(result).not.toHaveProperty('resultType');
-    const call = sent.find((m) => 'method' in m && m.method === 'tools/call') as unknown as {
-      params: { _meta: Record<string, { extensions?: object }> };
-    };
-    expect(call.params._meta['io.modelcontextprotocol/clientCapabilities']?.extensions).toEqual({
-      'io.modelcontextprotocol/tasks': {},
-    });
+    const calls = sent.filter(
+      (m) => 'method' in m && m.method === 'tools/call',
+    ) as unknown as Array<{ params: { _meta: Record<string, { extensions?: object }> } }>;
+    const extensionsOf = (i: number) =>
+      calls[i]?.params._meta['io.modelcontextprotocol/clientCapabilities']?.extensions;
+    expect(calls).toHaveLength(2);
+    expect(extensionsOf(0)).toBeUndefined();
+    expect(extensionsOf(1)).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    expect(methods()).toContain('tasks/get');
+    await c.close();
+  });
+
+  it('an optional tool runs as a plain call (with its progress) unless the call asks for a task', async () => {
+    const { s } = server();
+    const { c, methods } = await client(s);
+    const progress: number[] = [];
+    const plain = await c.callTool('steps', {}, { onprogress: (p) => progress.push(p.progress) });
+    expect(plain.content).toEqual([{ type: 'text', text: 'stepped' }]);
+    expect(progress).toEqual([1, 2]);
+    expect(methods()).not.toContain('tasks/get');
+    const asTask = await c.callTool('steps', {}, { task: true });
+    expect(asTask.content).toEqual([{ type: 'text', text: 'stepped' }]);
     expect(methods()).toContain('tasks/get');
     await c.close();
   });

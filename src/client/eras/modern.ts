@@ -62,14 +62,24 @@ class ModernSession implements EraSession {
   private readonly pages: CachedPages;
   /** The `subscriptions/listen` stream for tool changes, when one is open. */
   private subscription: ToolListSubscription | undefined;
+  /** The server offers the tasks extension and the client speaks it (option `tasksExtension`). */
+  private readonly tasksExtension: boolean;
 
   constructor(
     readonly server: ServerDescription,
     /** The `_meta` every request carries (with the log level asked for, once there is one). */
     private meta: JsonObject,
-    /** The handlers that answer the server's input requests, the cache, and where faults go. */
-    private readonly client: Pick<Opening, 'input' | 'report' | 'cache' | 'transport'>,
+    /**
+     * The handlers that answer the server's input requests, the cache, where faults go, and
+     * whether the client speaks the tasks extension.
+     */
+    private readonly client: Pick<
+      Opening,
+      'input' | 'report' | 'cache' | 'transport' | 'tasksExtension'
+    >,
   ) {
+    this.tasksExtension =
+      client.tasksExtension && server.capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
     const connectionOnly: CacheContext = {
       endpoint: `connection:${crypto.randomUUID()}`,
       credential: '',
@@ -125,9 +135,16 @@ class ModernSession implements EraSession {
     );
   }
 
+  /**
+   * The 2025-11-25 task path is never this revision's: a call that asks for a task declares the
+   * tasks extension instead (sendCall), where the server offers it.
+   */
   taskCallsOffered(requested: CallToolOptions['task']): boolean {
-    if (requested !== undefined && requested !== false)
-      throw new LocalError('invalid-tool', `Tasks are not part of the ${VERSION} revision`);
+    if (requested !== undefined && requested !== false && !this.tasksExtension)
+      throw new LocalError(
+        'invalid-tool',
+        `Tasks are not part of the ${VERSION} revision, and the server offers no tasks extension`,
+      );
     return false;
   }
 
@@ -214,7 +231,7 @@ class ModernSession implements EraSession {
         () =>
           connection.request(
             CallTool.method,
-            this.withMeta(params),
+            params,
             options.scope ? { ...sendOptions, scope: options.scope } : sendOptions,
           ),
         VERSION,
@@ -237,9 +254,21 @@ class ModernSession implements EraSession {
     options: CallSendOptions,
   ): Promise<JsonObject> {
     const name = params['name'] as string;
-    let raw = await this.firstRequest(connection, params, options);
+    // A call that asks for a task declares the tasks extension; one that does not is sent once
+    // more declaring it when the server answers that the tool runs only as a task (-32021).
+    const asksTask = options.task !== undefined && options.task !== false;
+    let meta = asksTask && this.tasksExtension ? withTasksExtension(this.meta) : this.meta;
+    let raw: JsonObject;
+    try {
+      raw = await this.firstRequest(connection, this.withMeta(params, meta), options);
+    } catch (error) {
+      if (meta !== this.meta || !this.tasksExtension || !needsTasksExtension(error)) throw error;
+      meta = withTasksExtension(this.meta);
+      raw = await this.firstRequest(connection, this.withMeta(params, meta), options);
+    }
+    const declared = meta !== this.meta;
     const sendOptions = this.callOptions(name, params, options);
-    for (let round = 1; this.resultKind(raw) === 'input_required'; round++) {
+    for (let round = 1; resultKind(raw, declared) === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS)
         throw new LocalError(
           'invalid-response',
@@ -255,15 +284,15 @@ class ModernSession implements EraSession {
       if (inputResponses) next['inputResponses'] = inputResponses;
       if (typeof state === 'string') next['requestState'] = state;
       raw = await withVersionRetry(
-        () => connection.request(CallTool.method, this.withMeta(next), sendOptions),
+        () => connection.request(CallTool.method, this.withMeta(next, meta), sendOptions),
         VERSION,
       );
     }
     // A task (the tasks extension, which the client declared): followed to its end.
-    if (raw['resultType'] === 'task' && this.tasksDeclared)
+    if (raw['resultType'] === 'task')
       return followTask(raw, {
         connection,
-        withMeta: (p) => this.withMeta(p),
+        withMeta: (p) => this.withMeta(p, meta),
         input: this.client.input,
         signal: options.signal,
       });
@@ -272,29 +301,12 @@ class ModernSession implements EraSession {
     return result;
   }
 
-  /** True once the client declares the tasks extension (the server offered it). */
-  private get tasksDeclared(): boolean {
-    return declaresTasksExtension(this.meta);
-  }
-
-  /** A call result's kind: `task` only where the client declared the extension. */
-  private resultKind(raw: JsonObject): string {
-    if (raw['resultType'] === 'task') {
-      if (this.tasksDeclared) return 'task';
-      throw new LocalError(
-        'invalid-response',
-        'The server answered with a task, although this client did not declare the tasks extension',
-      );
-    }
-    return checkResultType(raw, CallTool.method);
-  }
-
-  /** Params as sent: with the session's `_meta` merged in. */
-  private withMeta(params: JsonObject): JsonObject {
+  /** Params as sent: with the session's `_meta` (or `meta`) merged in. */
+  private withMeta(params: JsonObject, meta: JsonObject = this.meta): JsonObject {
     const own = params['_meta'];
     return {
       ...params,
-      _meta: own && typeof own === 'object' ? { ...own, ...this.meta } : this.meta,
+      _meta: own && typeof own === 'object' ? { ...own, ...meta } : meta,
     };
   }
 }
@@ -333,10 +345,7 @@ export async function openModern(opening: Opening): Promise<EraSession> {
     serverInfo: found.serverInfo ?? { name: 'unknown', version: '' },
     ...(found.instructions !== undefined ? { instructions: found.instructions } : {}),
   };
-  // The tasks extension, declared from now on when the server offers it (and the client wants it).
-  const offered = found.capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
-  const sessionMeta = offered && opening.tasksExtension ? withTasksExtension(meta) : meta;
-  const session = new ModernSession(server, sessionMeta, opening);
+  const session = new ModernSession(server, meta, opening);
   opening.agreed(session);
   if (opening.listen) session.listen(opening.connection, opening.missedChanges);
   return session;
@@ -355,9 +364,23 @@ function withTasksExtension(meta: JsonObject): JsonObject {
   };
 }
 
-/** Whether `meta`'s client capabilities declare the tasks extension. */
-function declaresTasksExtension(meta: JsonObject): boolean {
-  const capabilities = meta[META.clientCapabilities] as JsonObject | undefined;
-  const extensions = capabilities?.['extensions'] as JsonObject | undefined;
-  return extensions?.[TASKS_EXTENSION] !== undefined;
+/** True for a -32021 whose required capabilities name the tasks extension. */
+function needsTasksExtension(error: unknown): boolean {
+  if (!(error instanceof RpcError) || error.code !== ErrorCode.MissingRequiredClientCapability)
+    return false;
+  const data = error.data as { requiredCapabilities?: { extensions?: object } } | undefined;
+  const extensions = data?.requiredCapabilities?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
+}
+
+/** A call result's kind: `task` only where the call declared the tasks extension. */
+function resultKind(raw: JsonObject, declared: boolean): string {
+  if (raw['resultType'] === 'task') {
+    if (declared) return 'task';
+    throw new LocalError(
+      'invalid-response',
+      'The server answered with a task, although the call did not declare the tasks extension',
+    );
+  }
+  return checkResultType(raw, CallTool.method);
 }
