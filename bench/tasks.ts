@@ -1,9 +1,11 @@
 /**
- * The task benchmark: the same trivial tool called plainly and as a task (2025-11-25), with the
- * task store in memory and in Redis (a real redis-server on loopback, started here), over stdio
+ * The task benchmark: the same trivial tool called plainly, as a 2025-11-25 task, and as a task of
+ * the 2026-07-28 tasks extension (a stateless request declaring it), with the task store in memory
+ * and in Redis (a real redis-server on loopback, started here), over stdio
  * with the raw JSON-lines driver. Interleaved rounds, medians. Figures, each at 1 and 16 in flight:
  * plain tools/call round trips/s; task creation (tools/call with `task`, answered with
- * CreateTaskResult) round trips/s; task-augmented calls (creation + tasks/result) per second;
+ * CreateTaskResult) round trips/s; task-augmented calls (creation + tasks/result) per second; the
+ * extension's creations and calls (creation, then tasks/get until completed) per second;
  * and the overhead of a task-augmented call over a plain one (plain calls/s / task calls/s).
  */
 import { spawn } from 'node:child_process';
@@ -65,7 +67,19 @@ interface Figures {
   create16: number;
   task1: number;
   task16: number;
+  extCreate1: number;
+  extCreate16: number;
+  extTask1: number;
+  extTask16: number;
 }
+
+/** The `_meta` of a 2026 request that declares the tasks extension. */
+const EXTENSION_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
+};
 
 async function rate(inFlight: number, total: number, one: (i: number) => Promise<unknown>) {
   let sent = 0;
@@ -98,9 +112,38 @@ async function measure(store: Store, redisUrl: string): Promise<Figures> {
     };
     if (result.content[0]?.text !== `done ${i}`) throw new Error('wrong task result');
   };
+  // The tasks extension: a second process, opened by a 2026 request (no handshake).
+  const modern = new LineClient(process.execPath, [here('./servers/taskServer.js')], {
+    TASK_STORE: store === 'redis' ? redisUrl : 'memory',
+  });
+  const extCreate = async (i: number) => {
+    const r = (await modern.request('tools/call', {
+      name: 'work',
+      arguments: { n: i },
+      _meta: EXTENSION_META,
+    })) as { resultType?: string; taskId?: string };
+    if (r.resultType !== 'task' || !r.taskId) throw new Error('no extension task created');
+    return r.taskId;
+  };
+  const extTask = async (i: number) => {
+    const taskId = await extCreate(i);
+    for (;;) {
+      const task = (await modern.request('tasks/get', { taskId, _meta: EXTENSION_META })) as {
+        status: string;
+        result?: { content: Array<{ text: string }> };
+      };
+      if (task.status === 'completed') {
+        if (task.result?.content[0]?.text !== `done ${i}`) throw new Error('wrong task result');
+        return;
+      }
+      if (task.status !== 'working') throw new Error(`task ${task.status}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   // Warm-up of every path.
   await rate(16, COUNT / 4, plain);
   await rate(16, COUNT / 4, taskCall);
+  await rate(16, COUNT / 4, extTask);
   const figures: Figures = {
     plain1: await rate(1, COUNT / 4, plain),
     plain16: await rate(16, COUNT, plain),
@@ -108,8 +151,13 @@ async function measure(store: Store, redisUrl: string): Promise<Figures> {
     create16: await rate(16, COUNT, create),
     task1: await rate(1, COUNT / 4, taskCall),
     task16: await rate(16, COUNT, taskCall),
+    extCreate1: await rate(1, COUNT / 4, extCreate),
+    extCreate16: await rate(16, COUNT, extCreate),
+    extTask1: await rate(1, COUNT / 4, extTask),
+    extTask16: await rate(16, COUNT, extTask),
   };
   await c.close();
+  await modern.close();
   return figures;
 }
 
@@ -133,6 +181,10 @@ const KEYS: Array<[keyof Figures, string]> = [
   ['create16', 'task creations /s @16'],
   ['task1', 'task calls (create+result) /s @1'],
   ['task16', 'task calls (create+result) /s @16'],
+  ['extCreate1', 'extension task creations /s @1'],
+  ['extCreate16', 'extension task creations /s @16'],
+  ['extTask1', 'extension task calls (create+get) /s @1'],
+  ['extTask16', 'extension task calls (create+get) /s @16'],
 ];
 const result = Object.fromEntries(
   (['memory', 'redis'] as const).map((s) => [
@@ -146,7 +198,7 @@ console.log(
     `${load(loadStart)} at start, ${load(loadavg())} at end)\n`,
 );
 console.log(
-  ['figure'.padEnd(36), 'memory'.padStart(10), 'redis'.padStart(10), 'redis/mem'.padStart(10)].join(
+  ['figure'.padEnd(42), 'memory'.padStart(10), 'redis'.padStart(10), 'redis/mem'.padStart(10)].join(
     '',
   ),
 );
@@ -155,7 +207,7 @@ for (const [k, label] of KEYS) {
   const r = result.redis[k];
   console.log(
     [
-      label.padEnd(36),
+      label.padEnd(42),
       m.toFixed(0).padStart(10),
       r.toFixed(0).padStart(10),
       (r / m).toFixed(2).padStart(10),
