@@ -109,6 +109,42 @@ async function connectClient(
 
 const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
+/** The `_meta` of a 2026 request that declares the tasks extension (and elicitation). */
+const EXTENSION_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {
+    elicitation: {},
+    extensions: { 'io.modelcontextprotocol/tasks': {} },
+  },
+};
+
+let posted = 0;
+/** POSTs a 2026 request declaring the tasks extension straight to `url` (an instance or the proxy). */
+function post2026(url: string, method: string, params: Record<string, unknown>) {
+  return fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': String(params['name'] ?? params['taskId']),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++posted,
+      method,
+      params: { ...params, _meta: EXTENSION_META },
+    }),
+  });
+}
+
+/** The result of a 2026 request (see {@link post2026}). */
+async function result2026(url: string, method: string, params: Record<string, unknown>) {
+  const response = await post2026(url, method, params);
+  return ((await response.json()) as { result: Record<string, unknown> }).result;
+}
+
 describe('several instances behind a round-robin balancer', () => {
   it('serves one session from every instance', async () => {
     const client = await connectClient(proxy.url, {}, false);
@@ -175,40 +211,15 @@ describe('several instances behind a round-robin balancer', () => {
   });
 
   it('an extension task created on one instance is answered through a second and read through a third, and a listen on the third hears it', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {
-        elicitation: {},
-        extensions: { 'io.modelcontextprotocol/tasks': {} },
-      },
-    };
-    let id = 0;
-    const post = (instance: Instance, method: string, params: Record<string, unknown>) =>
-      fetch(`${instance.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          'mcp-name': String(params['name'] ?? params['taskId']),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: ++id,
-          method,
-          params: { ...params, _meta: meta },
-        }),
-      });
-    const result = async (instance: Instance, method: string, params: Record<string, unknown>) =>
-      ((await (await post(instance, method, params)).json()) as { result: Record<string, unknown> })
-        .result;
     const [first, second, third] = instances as [Instance, Instance, Instance];
-    const created = await result(first, 'tools/call', { name: 'confirmJob', arguments: {} });
+    const created = await result2026(first.url, 'tools/call', {
+      name: 'confirmJob',
+      arguments: {},
+    });
     expect(created['resultType']).toBe('task');
     const taskId = String(created['taskId']);
     // A listen on the third instance, for this task.
-    const listen = await post(third, 'subscriptions/listen', {
+    const listen = await post2026(third.url, 'subscriptions/listen', {
       notifications: { taskIds: [taskId] },
     });
     const reader = listen.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -221,7 +232,7 @@ describe('several instances behind a round-robin balancer', () => {
       }
     })();
     const asking = await eventually(
-      () => result(second, 'tasks/get', { taskId }),
+      () => result2026(second.url, 'tasks/get', { taskId }),
       (t) => t['status'] === 'input_required',
     );
     expect(asking['inputRequests']).toEqual({
@@ -231,13 +242,13 @@ describe('several instances behind a round-robin balancer', () => {
       },
     });
     expect(
-      await result(second, 'tasks/update', {
+      await result2026(second.url, 'tasks/update', {
         taskId,
         inputResponses: { go: { action: 'accept', content: {} } },
       }),
     ).toMatchObject({ resultType: 'complete' });
     const done = await eventually(
-      () => result(third, 'tasks/get', { taskId }),
+      () => result2026(third.url, 'tasks/get', { taskId }),
       (t) => t['status'] === 'completed',
     );
     expect(done['result']).toMatchObject({
@@ -491,27 +502,7 @@ describe('faults', () => {
     ).connection.request('tools/call', { name: 'job', arguments: { ms: 60_000 }, task: {} });
     const taskId = created.task.taskId;
     // An extension task (2026) on the same instance.
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {
-        extensions: { 'io.modelcontextprotocol/tasks': {} },
-      },
-    };
-    const post2026 = async (url: string, method: string, params: Record<string, unknown>) => {
-      const response = await fetch(`${url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          'mcp-name': String(params['name'] ?? params['taskId']),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
-      });
-      return ((await response.json()) as { result: Record<string, unknown> }).result;
-    };
-    const extension = await post2026(instances[victim]!.url, 'tools/call', {
+    const extension = await result2026(instances[victim]!.url, 'tools/call', {
       name: 'job',
       arguments: { ms: 60_000 },
     });
@@ -532,7 +523,7 @@ describe('faults', () => {
     });
     // The extension's task fails the same way: failed, with the JSON-RPC error.
     const failed = await eventually(
-      () => post2026(instances[0]!.url, 'tasks/get', { taskId: extension['taskId'] }),
+      () => result2026(instances[0]!.url, 'tasks/get', { taskId: extension['taskId'] }),
       (t) => t['status'] !== 'working',
       10_000,
     );

@@ -57,17 +57,22 @@ export async function watchTasks(
   // Until the acknowledgement has gone, changes wait here (the latest per task): the listen's
   // first message is its acknowledgement.
   let pending: Map<string, TaskRecord> | undefined = new Map();
+  // The latest state told of each task: a read that comes back late never tells an older one.
+  const latest = new Map<string, string>();
   const told = (record: TaskRecord) => {
     if (stopped) return;
+    const last = latest.get(record.taskId);
+    if (last !== undefined && record.lastUpdatedAt < last) return;
+    latest.set(record.taskId, record.lastUpdatedAt);
     if (pending) pending.set(record.taskId, record);
     else send(detailedTaskOf(record));
   };
+  const mine = (record: TaskRecord | undefined): record is TaskRecord =>
+    record?.generation === 'extension' && record.owner === request.owner;
   for (const taskId of request.taskIds) {
     try {
-      const record = await store.get({ taskId, owner: request.owner });
-      if (record?.generation !== 'extension') continue;
-      found.push(record);
       let done = false;
+      // Subscribed before the task is read: a change between the two is not missed.
       const unsubscribe = await store.subscribe(taskId, (event) => {
         if (done) return;
         const read = event.task
@@ -75,13 +80,21 @@ export async function watchTasks(
           : store.get({ taskId, owner: request.owner });
         void read.then(
           (current) => {
-            if (!current || done) return;
+            // Someone else's task (or not a task of the extension) is never told.
+            if (done || !mine(current)) return;
             if (isTerminal(current.status)) done = true;
             told(current);
           },
           (error: unknown) => runtime.report(error, `reading task ${taskId} for a listen`),
         );
       });
+      const record = await store.get({ taskId, owner: request.owner });
+      if (!mine(record)) {
+        done = true;
+        unsubscribe();
+        continue;
+      }
+      found.push(record);
       stops.push(unsubscribe);
     } catch (error) {
       runtime.report(error, `watching task ${taskId}`);
@@ -92,7 +105,11 @@ export async function watchTasks(
     start: () => {
       const changed = pending ?? new Map<string, TaskRecord>();
       pending = undefined;
-      for (const record of found) told(changed.get(record.taskId) ?? record);
+      for (const record of found) {
+        const state = changed.get(record.taskId) ?? record;
+        latest.delete(record.taskId); // told now, whichever came first
+        told(state);
+      }
     },
     stop: () => {
       stopped = true;
