@@ -222,13 +222,15 @@ describe('several instances behind a round-robin balancer', () => {
     const listen = await post2026(third.url, 'subscriptions/listen', {
       notifications: { taskIds: [taskId] },
     });
-    const reader = listen.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // Read straight from the body (no pipe whose own promise could reject unheard at shutdown).
+    const reader = listen.body!.getReader();
+    const decoder = new TextDecoder();
     let heard = '';
     const hear = (async () => {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
-        heard += value;
+        heard += decoder.decode(value, { stream: true });
       }
     })();
     const asking = await eventually(
