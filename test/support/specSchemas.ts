@@ -104,3 +104,60 @@ export function validateTasksExtension(name: string, value: unknown): string[] {
   );
   return tasksExtension.check(name, value).map(describeProblem);
 }
+
+/** The request definitions of the tasks extension's methods, and of their results. */
+const EXTENSION_REQUESTS: Readonly<Record<string, readonly [string, string]>> = {
+  'tasks/get': ['GetTaskRequest', 'GetTaskResult'],
+  'tasks/update': ['UpdateTaskRequest', 'UpdateTaskResult'],
+  'tasks/cancel': ['CancelTaskRequest', 'CancelTaskResult'],
+};
+
+/**
+ * Validates one message of a 2026-07-28 connection that may belong to the tasks extension: its
+ * methods and their results, `notifications/tasks` and a `tools/call` answered with a task are
+ * checked against the extension's schema; a `subscriptions/listen` filter or acknowledgement
+ * naming `taskIds` has them checked there and the rest against the revision's schema; anything
+ * else against the revision's schema alone ({@link validateMessage}).
+ */
+export function validateMessage2026(
+  message: unknown,
+  methodOf: (id: string | number) => string | undefined,
+): string[] {
+  const m = message as Record<string, unknown>;
+  const method = typeof m['method'] === 'string' ? m['method'] : undefined;
+  if (method !== undefined) {
+    const definition =
+      method === 'notifications/tasks' ? 'TaskStatusNotification' : EXTENSION_REQUESTS[method]?.[0];
+    if (definition !== undefined) return validateTasksExtension(definition, m);
+    const params = m['params'] as Record<string, unknown> | undefined;
+    const filter = params?.['notifications'] as Record<string, unknown> | undefined;
+    if (filter !== undefined && 'taskIds' in filter) {
+      const { taskIds, ...rest } = filter;
+      const named =
+        method === 'subscriptions/listen'
+          ? 'TaskSubscriptionNotifications'
+          : 'TaskSubscriptionAcknowledgedNotifications';
+      return [
+        ...validateTasksExtension(named, { taskIds }),
+        ...validateMessage(
+          '2026-07-28',
+          { ...m, params: { ...params, notifications: rest } },
+          methodOf,
+        ),
+      ];
+    }
+    return validateMessage('2026-07-28', m, methodOf);
+  }
+  if ('result' in m && (typeof m['id'] === 'string' || typeof m['id'] === 'number')) {
+    const answered = methodOf(m['id']);
+    const result = m['result'] as Record<string, unknown>;
+    const definition =
+      answered === 'tools/call' && result?.['resultType'] === 'task'
+        ? 'CreateTaskResult'
+        : answered === undefined
+          ? undefined
+          : EXTENSION_REQUESTS[answered]?.[1];
+    if (definition !== undefined) return validateTasksExtension(definition, result);
+  }
+  return validateMessage('2026-07-28', m, methodOf);
+}

@@ -4,12 +4,11 @@
  * when the call is aborted), against toolwire's server.
  */
 import { describe, expect, it } from 'vitest';
+import { connect } from '../../../test/support/harness.js';
 import { sleep } from '../../../test/support/scriptedTransport.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { McpServer } from '../../server/mcpServer.js';
-import { createLinkedPair } from '../../transports/memory.js';
-import { McpClient } from '../mcpClient.js';
 import type { ClientOptions } from '../clientOptions.js';
 
 function server() {
@@ -47,19 +46,15 @@ function server() {
   return { s, cancelled: () => cancelled };
 }
 
+/**
+ * A client on a 2026 connection through the test harness: every message both sides send is
+ * checked after the test, the tasks extension's against its own schema.
+ */
 async function client(s: McpServer, options: ClientOptions = {}) {
-  const [a, b] = createLinkedPair();
-  const sent: JsonRpcMessage[] = [];
-  const send = a.send.bind(a);
-  a.send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
-    if (!Array.isArray(message)) sent.push(message);
-    return send(message);
-  };
-  await s.connect(b);
-  const c = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'modern', ...options });
-  await c.connect(a);
+  const connected = await connect(s, { era: '2026', client: options });
+  const sent = connected.clientSent as JsonRpcMessage[];
   const methods = () => sent.flatMap((m) => ('method' in m ? [m.method] : []));
-  return { c, sent, methods };
+  return { c: connected.client, sent, methods };
 }
 
 describe('the tasks extension in the client', () => {
