@@ -40,14 +40,8 @@ async function serve() {
   return { url: new URL(listener.url), aborted };
 }
 
-/** POSTs a 2026 tools/call; resolves with the request once sent (its response handled by `onResponse`). */
-function callTool(url: URL, name: string, onResponse: (body: string) => void) {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name, _meta: META },
-  });
+/** POSTs a 2026 tools/call of `name` with `meta` (headers and body agreeing); returns the request. */
+function postCall(url: URL, name: string, meta: Record<string, unknown> = META) {
   const req = httpRequest(url, {
     method: 'POST',
     headers: {
@@ -58,13 +52,21 @@ function callTool(url: URL, name: string, onResponse: (body: string) => void) {
       'mcp-name': name,
     },
   });
+  req.on('error', () => {});
+  req.end(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, _meta: meta } }),
+  );
+  return req;
+}
+
+/** POSTs a 2026 tools/call; its response body goes to `onResponse`. Returns the request. */
+function callTool(url: URL, name: string, onResponse: (body: string) => void) {
+  const req = postCall(url, name);
   req.on('response', (res) => {
     let text = '';
     res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     res.on('end', () => onResponse(text));
   });
-  req.on('error', () => {});
-  req.end(body);
   return req;
 }
 
@@ -112,27 +114,12 @@ describe('a 2026 client that stops reading its stream', () => {
     listener = await serveHttp(
       createHttpHandler(server, { onerror: (error) => reports.push(String(error)) }),
     );
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'chatty',
-        _meta: { ...META, progressToken: 'p', 'io.modelcontextprotocol/logLevel': 'info' },
-      },
-    });
-    const req = httpRequest(new URL(listener.url), {
-      method: 'POST',
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'chatty',
-      },
+    const req = postCall(new URL(listener.url), 'chatty', {
+      ...META,
+      progressToken: 'p',
+      'io.modelcontextprotocol/logLevel': 'info',
     });
     const response = new Promise<IncomingMessage>((resolve) => req.on('response', resolve));
-    req.end(body);
     const res = await response;
     res.pause(); // the client stops reading: ~30 MB of notifications are coming
     for (let waited = 0; !finished && waited < 20_000; waited += 20) await sleep(20);
