@@ -10,6 +10,8 @@ export type {
   ConnectClientOptions,
   ProtocolEra,
   ServerDescription,
+  StartedTask,
+  StartTaskOptions,
 } from './client/clientOptions.js';
 export type {
   ClientHandlers,
@@ -64,4 +66,5 @@ export {
 export type { WalkOptions } from './client/tools/toolLister.js';
 export type { Progress } from './jsonrpc/pendingRequests.js';
 export type { Task } from './tasks/eras/rev2025/taskWire.js';
+export type { TaskState } from './client/tasks/taskState.js';
 export type { TaskStatus } from './tasks/taskStatus.js';

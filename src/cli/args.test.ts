@@ -68,8 +68,8 @@ describe('parseCommand', () => {
     expect(parseCommand(['list', '--era', 'legacy', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
       era: 'legacy',
     });
-    // Tasks are a 2025-11-25 feature until the client speaks the tasks extension.
-    expect(parseCommand(['call', 'add', '--task', '--', 'srv'])).toMatchObject({ era: 'legacy' });
+    // A task runs in either era (the tasks extension on 2026-07-28).
+    expect(parseCommand(['call', 'add', '--task', '--', 'srv'])).toMatchObject({ era: 'auto' });
     expect(parseCommand(['call', 'add', '--task', '--era', 'modern', '--', 'srv'])).toMatchObject({
       era: 'modern',
     });

@@ -286,11 +286,11 @@ export function wantsJsonOutput(argv: readonly string[]): boolean {
 }
 
 /**
- * `--era`, checked. Default `auto`; `call --task` defaults to `legacy`, the era whose tasks
- * toolwire speaks (the 2026 tasks extension is not in the client yet).
+ * `--era`, checked. Default `auto` (`call --task` too: a 2026-07-28 server runs it through the
+ * tasks extension).
  */
 function eraOf(values: Record<string, unknown>, command: string): CliEra {
-  return eraValue(values['era'], command, values['task'] === true ? 'legacy' : 'auto');
+  return eraValue(values['era'], command, 'auto');
 }
 
 function maxMessageBytesOf(values: Record<string, unknown>, command: string): number | undefined {

@@ -5,13 +5,14 @@
 import type { Progress } from '../jsonrpc/pendingRequests.js';
 import type {
   ClientCapabilities,
+  CallToolResult,
   Implementation,
   LoggingMessageParams,
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
 import type { ProtocolVersion, Revision } from '../protocol/versions.js';
-import type { Task } from '../tasks/eras/rev2025/taskWire.js';
+import type { TaskState } from './tasks/taskState.js';
 import type { ApprovalPolicy, AuditSink } from './approval/policy.js';
 import type { ResponseCache } from './cache/responseCache.js';
 import type { ClientHandlers, HandlerCapabilityOptions } from './input/handlers.js';
@@ -85,10 +86,11 @@ export interface ClientOptions extends HandlerCapabilityOptions {
   /** Log messages from the server. */
   onLog?: (message: LoggingMessageParams) => void;
   /**
-   * Every `notifications/tasks/status` the server sends (tasks started by `callTool` also report
-   * theirs to the call's `ontaskstatus`).
+   * Every task status notification the server sends: `notifications/tasks/status` (2025-11-25),
+   * `notifications/tasks` on a listen (the tasks extension). Tasks started by `callTool` also
+   * report theirs to the call's `ontaskstatus`.
    */
-  onTaskStatus?: (task: Task) => void;
+  onTaskStatus?: (task: TaskState) => void;
   /** Faults that did not fail a call (bad notifications, skipped tools, refresh errors). */
   onerror?: (error: Error) => void;
   /**
@@ -119,15 +121,40 @@ export interface CallToolOptions {
   /** `_meta` to send with the request. */
   meta?: Record<string, unknown>;
   /**
-   * Run the call as a task (2025-11-25) when the tool allows it (`taskSupport: "optional"`);
-   * tools that require it always run as tasks. An object sets the requested TTL.
+   * Run the call as a task when the tool allows it (`taskSupport: "optional"`); tools that
+   * require it always run as tasks. An object sets the requested TTL (2025-11-25; on 2026-07-28
+   * the server sets it). On 2026-07-28 the call declares the tasks extension and the server
+   * decides.
    */
   task?: boolean | { ttl?: number };
-  /** Status of the task the call runs as (creation, polling, status notifications). */
-  ontaskstatus?: (task: Task) => void;
+  /**
+   * Status of the task the call runs as (creation, polling, status notifications), each change
+   * once and in order, the terminal one included; both task generations in one shape.
+   */
+  ontaskstatus?: (task: TaskState) => void;
   /** The server's text for the model while the task runs (model-immediate-response). */
   onimmediateresponse?: (text: string) => void;
 }
+
+/** Options of `McpClient.startTask`. */
+export interface StartTaskOptions {
+  signal?: AbortSignal;
+  /** Of the creating request. Default: the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** Requested TTL in ms (2025-11-25; a 2026-07-28 server sets its own). */
+  ttl?: number;
+  /** Check a result the server returned at once. Default: the client's setting. */
+  validateOutput?: boolean;
+  /** `_meta` to send with the request. */
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * What `startTask` got: the task the server created, or the tool's result when the server ran
+ * the call at once (a 2026-07-28 server decides per call; a server without tasks for tools).
+ */
+export type StartedTask =
+  { task: TaskState; result?: undefined } | { result: CallToolResult; task?: undefined };
 
 /** Options of `McpClient.connect`. */
 export interface ConnectClientOptions {

@@ -28,6 +28,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '../protocol/types.js';
+import { parseCallToolResult } from '../protocol/params.js';
 import type { Revision } from '../protocol/versions.js';
 import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import { ApprovalGate } from './approval/gate.js';
@@ -36,6 +37,8 @@ import type {
   ClientOptions,
   ConnectClientOptions,
   ServerDescription,
+  StartedTask,
+  StartTaskOptions,
 } from './clientOptions.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { ResponseCache } from './cache/responseCache.js';
@@ -50,7 +53,17 @@ import {
 } from './input/serverRequests.js';
 import { sessionHooks, type ServerRequestHandler, type SessionHooks } from './instrumentation.js';
 import { receiveNotification } from './notifications.js';
+import {
+  cancelExtensionTask,
+  followTask,
+  getExtensionTask,
+  updateExtensionTask,
+  watchExtensionTask,
+  type ExtensionLink,
+} from './eras/extensionTasks.js';
 import { cancelTask, getTask, listTasks, taskResult } from './tasks/taskRequests.js';
+import { observeTask } from './tasks/taskObserver.js';
+import type { TaskState } from './tasks/taskState.js';
 import { TaskWatchers } from './tasks/taskWatchers.js';
 import { ToolCaller } from './tools/toolCall.js';
 import { ToolCatalog } from './tools/toolCatalog.js';
@@ -62,7 +75,21 @@ export type {
   ConnectClientOptions,
   ProtocolEra,
   ServerDescription,
+  StartedTask,
+  StartTaskOptions,
 } from './clientOptions.js';
+export type { TaskState } from './tasks/taskState.js';
+
+/** The signal of a wait that gives up at `signal` or after `timeoutMs`. */
+function waitSignal(options: {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}): AbortSignal | undefined {
+  const { signal, timeoutMs } = options;
+  if (timeoutMs === undefined) return signal;
+  const timer = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timer]) : timer;
+}
 
 /** A connection and the era session it carries: what every request goes through. */
 interface Link {
@@ -175,6 +202,7 @@ export class McpClient {
         listen: this.options.listen ?? this.options.onToolsChanged !== undefined,
         tasksExtension: this.options.tasksExtension ?? true,
         missedChanges: () => this.notificationHost.toolsChanged(),
+        watchTask: (taskId, listener) => this.taskWatchers.watch(taskId, listener),
         agreed: (agreed) => (this.session = agreed),
       });
       return session.server;
@@ -255,29 +283,107 @@ export class McpClient {
     return this.caller.call(this.ready('tools'), { name, args }, options);
   }
 
-  /** The status of a task (`tasks/get`). */
-  async getTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<Task> {
+  /**
+   * Starts a tool as a task and returns at once with the task the server created (the
+   * 2025-11-25 task-augmented call, or on 2026-07-28 a call declaring the tasks extension), or
+   * with the tool's result when the server ran the call at once. The host's approval and the
+   * audit apply as to `callTool`; follow the task with `watchTask`, `taskResult` or `getTask`.
+   */
+  async startTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: StartTaskOptions = {},
+  ): Promise<StartedTask> {
+    return this.caller.start(this.ready('tools'), { name, args }, options);
+  }
+
+  /** The state of a task (`tasks/get`; on 2026-07-28 the extension's, with its details). */
+  async getTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+    const link = this.extension();
+    if (link) return getExtensionTask(link, taskId, options.signal);
     return getTask(this.ready('tasks', GetTask).connection, taskId, options);
   }
 
-  /** One page of this caller's tasks (`tasks/list`). */
+  /** One page of this caller's tasks (`tasks/list`, 2025-11-25; the extension has none). */
   async listTasks(
     options: { cursor?: string; signal?: AbortSignal } = {},
   ): Promise<{ tasks: Task[]; nextCursor?: string }> {
     return listTasks(this.ready('tasks', ListTasks).connection, options);
   }
 
-  /** The result of a task, waiting until it ends (`tasks/result`). */
+  /**
+   * The result of a task, waiting until it ends: `tasks/result` (2025-11-25), or on 2026-07-28
+   * the extension's task followed to its end (its requests for input answered through the
+   * handlers). Giving up the wait (`signal`, `timeoutMs`) leaves the task running.
+   */
   async taskResult(
     taskId: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<CallToolResult> {
-    const { connection, session } = this.ready('tasks', GetTaskResult);
-    return taskResult({ connection, features: session.features }, taskId, options);
+    const link = this.extension();
+    if (!link) {
+      const { connection, session } = this.ready('tasks', GetTaskResult);
+      return taskResult({ connection, features: session.features }, taskId, options);
+    }
+    const { session } = this.ready();
+    const signal = waitSignal(options);
+    const first = await getExtensionTask(link, taskId, signal);
+    const raw = await followTask(first, link, { signal, cancelOnAbort: false });
+    return parseCallToolResult(raw, session.features);
   }
 
-  /** Cancels a task (`tasks/cancel`); -32602 when it already ended. */
-  async cancelTask(taskId: string): Promise<Task> {
+  /**
+   * Answers a task's requests for input by key (`tasks/update`, the tasks extension: a
+   * 2025-11-25 task asks through `tasks/result`, answered by the handlers).
+   */
+  async updateTask(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    const link = this.extension();
+    if (!link)
+      throw new LocalError(
+        'unsupported-version',
+        "tasks/update is the tasks extension's (2026-07-28); a 2025-11-25 task asks for input through tasks/result",
+      );
+    await updateExtensionTask(link, { taskId, inputResponses: inputResponses }, options.signal);
+  }
+
+  /**
+   * Watches a task until it ends and resolves with its terminal state, reporting each status
+   * once and in order to `ontaskstatus`: polled at the server's pace and heard at once from
+   * status notifications (on 2026-07-28 through a `subscriptions/listen` for the task). It does
+   * not answer requests for input: `updateTask` does (2026-07-28). Giving up leaves the task.
+   */
+  async watchTask(
+    taskId: string,
+    options: { signal?: AbortSignal; ontaskstatus?: (task: TaskState) => void } = {},
+  ): Promise<TaskState> {
+    const { signal, ontaskstatus } = options;
+    const link = this.extension();
+    if (link)
+      return watchExtensionTask(await getExtensionTask(link, taskId, signal), link, {
+        signal,
+        ontaskstatus,
+      });
+    const { connection } = this.ready('tasks', GetTask);
+    const get = (s: AbortSignal | undefined) => getTask(connection, taskId, s ? { signal: s } : {});
+    return observeTask(await get(signal), {
+      get,
+      watch: (listener) => this.taskWatchers.watch(taskId, listener),
+      signal,
+      report: ontaskstatus,
+    });
+  }
+
+  /**
+   * Cancels a task (`tasks/cancel`) and returns its state: on 2025-11-25 -32602 when it already
+   * ended; the extension acknowledges that too, and the state tells how it ended.
+   */
+  async cancelTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<TaskState> {
+    const link = this.extension();
+    if (link) return cancelExtensionTask(link, taskId, options.signal);
     return cancelTask(this.ready('tasks', CancelTask).connection, taskId);
   }
 
@@ -327,6 +433,22 @@ export class McpClient {
     return { connection, session };
   }
 
+  /**
+   * The tasks extension's requests on a 2026-07-28 session; undefined on a 2025 one (the
+   * 2025-11-25 task methods then); `capability-missing` when the server does not offer it.
+   */
+  private extension(): ExtensionLink | undefined {
+    const { connection, session } = this.ready();
+    if (!session.extensionLink) return undefined;
+    const link = session.extensionLink(connection);
+    if (!link)
+      throw new LocalError(
+        'capability-missing',
+        'The server does not offer the tasks extension (io.modelcontextprotocol/tasks), or the client does not speak it (option tasksExtension)',
+      );
+    return link;
+  }
+
   /** What the client does with the server's notifications. */
   private readonly notificationHost = {
     toolsChanged: () => {
@@ -336,7 +458,7 @@ export class McpClient {
     acknowledged: (params: JsonObject | undefined) => this.session?.acknowledged(params),
     log: (message: Parameters<NonNullable<ClientOptions['onLog']>>[0]) =>
       this.options.onLog?.(message),
-    taskStatus: (task: Task) => {
+    taskStatus: (task: TaskState) => {
       this.taskWatchers.tell(task);
       this.options.onTaskStatus?.(task);
     },

@@ -1,6 +1,6 @@
 /**
  * @module The notifications a server sends the client, through one table keyed by the methods'
- * descriptors: tools changed (refresh the cache), log messages, task statuses, a listen stream's
+ * descriptors: tools changed (refresh the cache), log messages, task statuses (both generations), a listen stream's
  * acknowledgement. Any other
  * notification is ignored (the connection already consumed progress and cancellation).
  */
@@ -9,11 +9,12 @@ import {
   LoggingMessage,
   SubscriptionsAcknowledged,
   TaskStatus,
+  TasksNotification,
   ToolListChanged,
 } from '../protocol/methods.js';
 import { LOGGING_LEVELS, type LoggingLevel, type LoggingMessageParams } from '../protocol/types.js';
-import type { Task } from '../tasks/eras/rev2025/taskWire.js';
 import { parseTask } from './tasks/taskCalls.js';
+import { extensionTaskState, type TaskState } from './tasks/taskState.js';
 
 /** What the client does with the notifications it understands. */
 export interface NotificationHost {
@@ -21,8 +22,8 @@ export interface NotificationHost {
   toolsChanged(): void;
   /** A log message of a known level. */
   log(message: LoggingMessageParams): void;
-  /** A well-formed task status. */
-  taskStatus(task: Task): void;
+  /** A well-formed task status (of either generation). */
+  taskStatus(task: TaskState): void;
   /** The server acknowledged a `subscriptions/listen` stream (2026-07-28). */
   acknowledged(params: JsonObject | undefined): void;
 }
@@ -34,20 +35,24 @@ function receiveLog(host: NotificationHost, params: JsonObject | undefined): voi
     host.log(params as unknown as LoggingMessageParams);
 }
 
-function receiveTaskStatus(host: NotificationHost, params: JsonObject | undefined): void {
-  let task: Task;
-  try {
-    task = parseTask(params);
-  } catch {
-    return; // malformed: polling still reports the task
-  }
-  host.taskStatus(task);
+/** A task status notification read by `parse` (a malformed one is dropped: polls still tell). */
+function taskReceiver(parse: (params: unknown) => TaskState): Receiver {
+  return (host, params) => {
+    let task: TaskState;
+    try {
+      task = parse(params);
+    } catch {
+      return;
+    }
+    host.taskStatus(task);
+  };
 }
 
 const RECEIVERS: ReadonlyMap<string, Receiver> = new Map<string, Receiver>([
   [ToolListChanged.method, (host) => host.toolsChanged()],
   [LoggingMessage.method, receiveLog],
-  [TaskStatus.method, receiveTaskStatus],
+  [TaskStatus.method, taskReceiver(parseTask)],
+  [TasksNotification.method, taskReceiver(extensionTaskState)],
   [SubscriptionsAcknowledged.method, (host, params) => host.acknowledged(params)],
 ]);
 

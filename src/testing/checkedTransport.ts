@@ -12,14 +12,14 @@ import type {
   SendOptions,
   Transport,
 } from '../index.js';
-import { messageProblems } from './eras/rev2025/wireMessages.js';
-import type { WireSchema } from './wireSchema.js';
+import type { RevisionCheck } from './eras/revisionChecks.js';
 import { WireViolation } from './wireViolation.js';
 
 /** What a {@link CheckedTransport} checks with, and whom it tells. */
 export interface WireCheck {
   readonly revision: Revision;
-  readonly schema: WireSchema;
+  /** The revision's schema, and how each message is checked (eras/revisionChecks.ts). */
+  readonly rules: RevisionCheck;
   /** Told of each violation, and whether a waiting request reported it. */
   readonly violated: (violation: WireViolation, reported: boolean) => void;
 }
@@ -68,7 +68,7 @@ export class CheckedTransport implements Transport {
       if ('id' in m) {
         this.methods.set(m.id, m.method);
         this.waiting.add(m.id);
-      } else if (m.method === this.check.schema.methodOf('CancelledNotification')) {
+      } else if (m.method === this.check.rules.schema.methodOf('CancelledNotification')) {
         // The caller gave up: a later answer, if any, is not awaited.
         const id = m.params?.['requestId'];
         if (typeof id === 'string' || typeof id === 'number') this.waiting.delete(id);
@@ -82,11 +82,8 @@ export class CheckedTransport implements Transport {
   }
 
   private receive(message: unknown, info: MessageInfo | undefined): void {
-    const { revision, schema } = this.check;
-    const problems = messageProblems(
-      { revision, schema, methodOf: (id) => this.methods.get(id) },
-      message,
-    );
+    const { revision, rules } = this.check;
+    const problems = rules.problems(message, (id) => this.methods.get(id));
     const answered = (Array.isArray(message) ? message : [message])
       .map(responseId)
       .filter((id): id is RequestId => id !== undefined && this.waiting.has(id));

@@ -19,7 +19,7 @@ import {
   type Transport,
 } from '../index.js';
 import { CheckedTransport } from './checkedTransport.js';
-import { revisionSchema } from './eras/revisionSchemas.js';
+import { revisionCheck } from './eras/revisionChecks.js';
 import type { WireViolation } from './wireViolation.js';
 
 /** Options of {@link connectInMemory}. */
@@ -36,10 +36,13 @@ export interface InMemoryConnectOptions {
    * strict form: every object that lists its properties is closed, so a field the revision does
    * not define fails (a tool's `title` before 2025-06-18, `icons` before 2025-11-25), as do a
    * method or a content type it lacks. User data stays open (tool schemas, arguments,
-   * `structuredContent`, `_meta`). A message that fails never reaches the client: the request it
-   * answers (or, for any other message, every request waiting) rejects with a
+   * `structuredContent`, `_meta`). At 2026-07-28 the messages of the tasks extension
+   * (`tasks/get`, `tasks/update`, `tasks/cancel` and their results, `notifications/tasks`, a call
+   * answered with a task, a listen's `taskIds`) are checked against the extension's draft schema
+   * instead, as published (not closed). A message that fails never reaches the client: the
+   * request it answers (or, for any other message, every request waiting) rejects with a
    * {@link WireViolation} naming the revision, the JSON pointer of each problem and the message;
-   * one that no request could report makes `close()` reject with it. Ajv and the schema are
+   * one that no request could report makes `close()` reject with it. Ajv and the schemas are
    * loaded on the first connection of each revision. Default false.
    */
   validateWire?: boolean;
@@ -104,10 +107,10 @@ export async function connectInMemory(
   const [clientEnd, serverEnd] = createLinkedPair();
   let clientTransport: Transport = clientEnd;
   if (options.validateWire === true) {
-    const schema = await revisionSchema(revision);
+    const rules = await revisionCheck(revision);
     clientTransport = new CheckedTransport(clientEnd, {
       revision,
-      schema,
+      rules,
       violated: (violation, reported) => {
         violations.push(violation);
         if (!reported) unreported.push(violation);

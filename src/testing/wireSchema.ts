@@ -45,6 +45,20 @@ function problemOf(definition: string, error: ErrorObject): SchemaProblem {
   };
 }
 
+/** A schema's `properties.method.const`, or that of the first member of its `allOf` with one. */
+function methodConst(schema: unknown): string | undefined {
+  const shape = schema as
+    { properties?: { method?: { const?: unknown } }; allOf?: unknown } | undefined;
+  const method = shape?.properties?.method?.const;
+  if (typeof method === 'string') return method;
+  if (!Array.isArray(shape?.allOf)) return undefined;
+  for (const member of shape.allOf) {
+    const found = methodConst(member);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** The definitions of one revision's schema, compiled on first use. */
 export class WireSchema {
   private readonly ajv: Ajv;
@@ -78,14 +92,12 @@ export class WireSchema {
   }
 
   /**
-   * The method a request or notification definition fixes (its `method` property's `const`), so
+   * The method a request or notification definition fixes (its `method` property's `const`, or
+   * that of a member of its `allOf`, as the tasks extension writes an envelope and a method), so
    * that method names come from the specification's schema rather than being spelled here.
    */
   methodOf(definition: string): string | undefined {
-    const shape = this.definitions[definition] as
-      { properties?: { method?: { const?: unknown } } } | undefined;
-    const method = shape?.properties?.method?.const;
-    return typeof method === 'string' ? method : undefined;
+    return methodConst(this.definitions[definition]);
   }
 
   /** The problems of `value` as a `definition` (empty when it is valid). */

@@ -169,6 +169,28 @@ describe('toolwire call asks before a tool that is not read-only', () => {
     );
   });
 
+  it('answers it inside a task of the tasks extension (call --task, 2026-07-28), printing each status', async () => {
+    const asked = await runOnTerminal(
+      ['call', 'rename_note', '--task', '--trust-annotations', ...server()],
+      [
+        ['Answer?', 'a'],
+        ['> ', 'Groceries'],
+        ['2. High', '1'],
+        ['> [false] ', 'y'],
+      ],
+    );
+    expect(asked.code, asked.screen).toBe(0);
+    const statuses = [...asked.screen.matchAll(/task \S+ (\w+)/g)].map((m) => m[1]);
+    // (the `working` after the answer may not be seen: the tool ends at once)
+    expect([
+      'working,input_required,completed',
+      'working,input_required,working,completed',
+    ]).toContain(statuses.join(','));
+    expect(asked.screen).toContain(
+      '{"action":"accept","content":{"title":"Groceries","priority":"low","notify":true}}',
+    );
+  });
+
   it('declares no elicitation off a terminal: the server learns it cannot ask', async () => {
     // 2026-07-28 (the default, auto, finds it): the request lacks the capability, -32021.
     const modern = await run(['call', 'rename_note', '--trust-annotations', ...server()]);

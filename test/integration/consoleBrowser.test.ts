@@ -233,6 +233,44 @@ describe('toolwire console in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('runs tasks of the tasks extension on 2026-07-28: status, a question answered in the dialog, a cancel', async () => {
+    const notes = `${ROOT}build/test/fixtures/notesServer.js`;
+    // No --era: auto finds 2026-07-28 on both servers.
+    const modern = await consoleOf([httpServer.url, '--', process.execPath, notes]);
+    try {
+      const page = await open(modern.link);
+      await expect
+        .poll(() => page.getByText('protocol 2026-07-28', { exact: false }).count())
+        .toBe(2);
+      await page.getByRole('button', { name: 'rename_note' }).click();
+      await page.getByLabel('run as a task').check();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      // The question comes through the task (input_required), answered with tasks/update.
+      const asks = page.getByRole('dialog', { name: 'the server asks you' });
+      await asks.waitFor();
+      await page.locator('.call .task', { hasText: 'input_required' }).waitFor();
+      await page.fill('#field-title', 'Groceries');
+      await page.selectOption('#field-priority', { label: 'Low' });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('"title":"Groceries"', { exact: false }).waitFor();
+      await page.locator('.call .task', { hasText: 'completed' }).waitFor();
+
+      await page.getByRole('button', { name: 'slow' }).click();
+      await page.getByLabel('run as a task').check();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('button', { name: 'Allow once' }).click();
+      const task = page.locator('.call .task', { hasText: 'working' }).first();
+      await task.waitFor();
+      await page.screenshot({ path: `${SHOTS}/task-2026.png` });
+      await page.locator('.call').first().getByRole('button', { name: 'Cancel' }).click();
+      await page.locator('.call .badge', { hasText: 'Cancelled' }).first().waitFor();
+      await page.close();
+    } finally {
+      modern.child.kill('SIGINT');
+    }
+  }, 60_000);
+
   it("answers a server's elicitation and sampling request in dialogs, and runs a call again", async () => {
     const page = await open(link);
     await page.getByRole('button', { name: 'rename_note' }).click();

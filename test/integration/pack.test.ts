@@ -127,11 +127,15 @@ describe('the packed package, installed into a project outside the repository', 
         path !== 'dist/console/app.css' &&
         !(/^src\/.+\.(ts|tsx)$/.test(path) && !path.endsWith('.test.ts')) &&
         path !== 'src/cli/console/ui/console.css' &&
-        // The official schemas toolwire/testing checks messages against, with their licence.
-        !/^src\/testing\/schemas\/(\d{4}-\d{2}-\d{2}\.json|LICENSE|README\.md)$/.test(path),
+        // The official schemas toolwire/testing checks messages against (each revision's and
+        // the tasks extension's), with their licence.
+        !/^src\/testing\/schemas\/((\d{4}-\d{2}-\d{2}|ext-tasks-draft)\.json|LICENSE|README\.md)$/.test(
+          path,
+        ),
     );
     expect(unexpected).toEqual([]);
     expect(packedFiles).toContain('docs/README.md');
+    expect(packedFiles).toContain('src/testing/schemas/ext-tasks-draft.json');
     const targets = [
       manifest.main,
       manifest.types,

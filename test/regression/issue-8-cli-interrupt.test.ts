@@ -54,11 +54,16 @@ describe('Ctrl-C during call', () => {
     expect(text).toContain('cancelled: Aborted by the requester');
   });
 
-  it('over stdio, a task: sends tasks/cancel', async () => {
-    const log = newLog();
-    const { result, log: text } = await interruptedCall(['--task', ...stdioServer(log)], log);
-    expect(result.code).toBe(130);
-    expect(text).toContain('cancelled: The task was cancelled');
+  it('over stdio, a task: sends tasks/cancel (the tasks extension, and a 2025-11-25 task)', async () => {
+    for (const era of ['auto', 'legacy']) {
+      const log = newLog();
+      const { result, log: text } = await interruptedCall(
+        ['--task', '--era', era, ...stdioServer(log)],
+        log,
+      );
+      expect(result.code).toBe(130);
+      expect(text).toContain('cancelled: The task was cancelled');
+    }
   });
 
   it('over HTTP: the cancellation reaches the server before the connection closes (both eras)', async () => {
@@ -79,9 +84,19 @@ describe('Ctrl-C during call', () => {
     const taskLog = newLog();
     const tasks = await serveHttp(CLI_SERVER, [], { CLI_FIXTURE_LOG: taskLog });
     servers.push(tasks);
+    // A task of the tasks extension (auto finds 2026-07-28), then a 2025-11-25 one.
     const task = await interruptedCall(['--task', tasks.url], taskLog);
     expect(task.result.code).toBe(130);
     expect(task.log).toContain('cancelled: The task was cancelled');
+    const legacyTaskLog = newLog();
+    const legacyTasks = await serveHttp(CLI_SERVER, [], { CLI_FIXTURE_LOG: legacyTaskLog });
+    servers.push(legacyTasks);
+    const legacyTask = await interruptedCall(
+      ['--task', '--era', 'legacy', legacyTasks.url],
+      legacyTaskLog,
+    );
+    expect(legacyTask.result.code).toBe(130);
+    expect(legacyTask.log).toContain('cancelled: The task was cancelled');
   });
 
   it('clears the progress bar (80 columns when the terminal reports 0) and fails as interrupted', async () => {

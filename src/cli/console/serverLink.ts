@@ -41,6 +41,11 @@ export interface ServerSummary {
   signInUrl?: string;
   serverInfo: Implementation | undefined;
   protocolVersion: Revision | undefined;
+  /**
+   * The server offers the tasks extension (2026-07-28): any call may ask for a task and the
+   * server decides (its tools no longer say whether they support tasks).
+   */
+  tasksExtension: boolean;
   trustAnnotations: boolean;
   trustedInConfig: boolean;
   tools: Array<Tool & { exposedAs: string | undefined; findings: string[] }>;
@@ -203,6 +208,9 @@ export class ServerLink {
       ...(this.signInUrl !== undefined ? { signInUrl: this.signInUrl } : {}),
       serverInfo: this.client?.serverInfo,
       protocolVersion: this.client?.protocolVersion,
+      tasksExtension:
+        this.client?.serverCapabilities?.extensions?.['io.modelcontextprotocol/tasks'] !==
+        undefined,
       trustAnnotations: this.trustAnnotations,
       trustedInConfig: this.trustedInConfig,
       tools: this.tools.map((tool) => {

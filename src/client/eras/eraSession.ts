@@ -20,9 +20,14 @@ import type { CallToolOptions, ConnectClientOptions, ServerDescription } from '.
 import type { ResponseCache } from '../cache/responseCache.js';
 import type { ServerRequestHost } from '../input/serverRequests.js';
 import type { ToolCallScope } from '../instrumentation.js';
+import type { TaskState } from '../tasks/taskState.js';
+import type { ExtensionLink } from './extensionTasks.js';
 
-/** How one `tools/call` request is sent (the call's options and its instrumentation scope). */
-export type CallSendOptions = CallToolOptions & { scope?: ToolCallScope };
+/**
+ * How one `tools/call` request is sent (the call's options and its instrumentation scope); `start`:
+ * a task the server makes of it is returned as created (`resultType: "task"`), not followed.
+ */
+export type CallSendOptions = CallToolOptions & { scope?: ToolCallScope; start?: boolean };
 
 /** One connected session as its era runs it. */
 export interface EraSession {
@@ -62,6 +67,11 @@ export interface EraSession {
   toolsChanged(): void;
   /** The server acknowledged a `subscriptions/listen` stream (`params` as sent). */
   acknowledged(params: JsonObject | undefined): void;
+  /**
+   * The tasks extension's requests on this connection (2026-07-28): undefined when the server
+   * does not offer the extension or the client does not speak it; absent on 2025 sessions.
+   */
+  extensionLink?(connection: Connection): ExtensionLink | undefined;
   /** One `tools/call` (with its rounds of input, where the era has them), answered. */
   sendCall(
     connection: Connection,
@@ -94,6 +104,8 @@ export interface Opening {
   readonly tasksExtension: boolean;
   /** The tools may have changed unannounced (a reopened listen stream). */
   readonly missedChanges: () => void;
+  /** Subscribes to one task's status notifications; returns the stop. */
+  readonly watchTask: (taskId: string, listener: (task: TaskState) => void) => () => void;
   /** Called the moment the server's description is accepted, before anything more is sent. */
   agreed(session: EraSession): void;
 }

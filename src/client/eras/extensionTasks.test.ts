@@ -60,7 +60,7 @@ async function client(s: McpServer, options: ClientOptions = {}) {
 describe('the tasks extension in the client', () => {
   it('a task-only tool: refused undeclared (-32021), sent once more declaring the extension, followed to its result', async () => {
     const { s } = server();
-    const { c, sent, methods } = await client(s);
+    const { c, sent } = await client(s);
     const result = await c.callTool('quick');
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     expect(result).not.toHaveProperty('resultType');
@@ -72,7 +72,10 @@ describe('the tasks extension in the client', () => {
     expect(calls).toHaveLength(2);
     expect(extensionsOf(0)).toBeUndefined();
     expect(extensionsOf(1)).toEqual({ 'io.modelcontextprotocol/tasks': {} });
-    expect(methods()).toContain('tasks/get');
+    // Heard through a listen for the task (notifications/tasks), so no poll was needed.
+    const listen = sent.find((m) => 'method' in m && m.method === 'subscriptions/listen') as
+      { params: { notifications: { taskIds: string[] } } } | undefined;
+    expect(listen?.params.notifications.taskIds).toHaveLength(1);
     await c.close();
   });
 
@@ -83,10 +86,15 @@ describe('the tasks extension in the client', () => {
     const plain = await c.callTool('steps', {}, { onprogress: (p) => progress.push(p.progress) });
     expect(plain.content).toEqual([{ type: 'text', text: 'stepped' }]);
     expect(progress).toEqual([1, 2]);
-    expect(methods()).not.toContain('tasks/get');
-    const asTask = await c.callTool('steps', {}, { task: true });
+    expect(methods()).not.toContain('subscriptions/listen');
+    const statuses: string[] = [];
+    const asTask = await c.callTool(
+      'steps',
+      {},
+      { task: true, ontaskstatus: (t) => statuses.push(t.status) },
+    );
     expect(asTask.content).toEqual([{ type: 'text', text: 'stepped' }]);
-    expect(methods()).toContain('tasks/get');
+    expect(statuses).toEqual(['working', 'completed']);
     await c.close();
   });
 

@@ -1,132 +1,203 @@
 /**
  * @module The client's side of the tasks extension (2026-07-28, `io.modelcontextprotocol/tasks`):
- * a `tools/call` the server answered with a task (`resultType: "task"`) is followed to its end,
- * so `callTool` still resolves with the tool's result, as the extension lets a client do. The
- * task is polled with `tasks/get` at the server's `pollIntervalMs`; its requests for input are
- * answered through the application's handlers with `tasks/update`, each key once; aborting the
- * call sends `tasks/cancel`; a `failed` task rejects with its JSON-RPC error, a `cancelled` one
- * with a cancellation; a task that outlives its `ttlMs` is given up.
+ * its requests (`tasks/get`, `tasks/update`, `tasks/cancel`, and `subscriptions/listen` with
+ * `taskIds` for `notifications/tasks`), and a task followed to its end, which is how `callTool`
+ * still resolves with the tool's result when the server makes a call a task. A followed task is
+ * polled at the server's `pollIntervalMs`, and heard at once through a listen for it; each status
+ * is reported once and in order; its requests for input are answered through the application's
+ * handlers with `tasks/update`, each key once; aborting sends `tasks/cancel`; a `failed` task
+ * rejects with its JSON-RPC error, a `cancelled` one with a cancellation; a task that outlives its
+ * `ttlMs` is given up.
  */
 import type { Connection } from '../../jsonrpc/connection.js';
 import { LocalError, RpcError } from '../../jsonrpc/errors.js';
-import { isPlainObject } from '../../jsonrpc/guards.js';
-import type { JsonObject, JsonRpcErrorObject } from '../../jsonrpc/types.js';
-import { CancelTask, GetTask, UpdateTask } from '../../protocol/methods.js';
-import type { ServerRequestHost } from '../input/serverRequests.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { CancelTask, GetTask, Listen, UpdateTask } from '../../protocol/methods.js';
+import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import { answerInputRequests } from '../input/inputRequests.js';
+import type { ServerRequestHost } from '../input/serverRequests.js';
+import { observeTask } from '../tasks/taskObserver.js';
+import { isTerminal } from '../../tasks/taskStatus.js';
+import { extensionTaskState, type TaskState } from '../tasks/taskState.js';
 
-/** The shortest and longest wait between two polls, whatever the server says. */
-const MIN_POLL_MS = 20;
-const MAX_POLL_MS = 30_000;
+/** How long past its `ttlMs` a task is still waited for (clocks differ). */
+const TTL_GRACE_MS = 5_000;
 
-/** What following a task needs of the session. */
-export interface TaskFollowing {
+/** What the extension's requests need of the session. */
+export interface ExtensionLink {
   readonly connection: Connection;
-  /** Params as sent: with the session's `_meta`. */
+  /** Params as sent: the session's `_meta`, declaring the extension. */
   withMeta(params: JsonObject): JsonObject;
+  /** The application's handlers of requests for input. */
   readonly input: ServerRequestHost;
+  /** Subscribes to the `notifications/tasks` of one task, from any listen; returns the stop. */
+  watch(taskId: string, listener: (task: TaskState) => void): () => void;
+}
+
+const signalled = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+
+/** `tasks/get`: the task's state. */
+export async function getExtensionTask(
+  link: ExtensionLink,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<TaskState> {
+  const raw = await link.connection.request(
+    GetTask.method,
+    link.withMeta({ taskId }),
+    signalled(signal),
+  );
+  checkResultType(raw, GetTask.method);
+  return extensionTaskState(raw);
+}
+
+/** `tasks/update`: answers to the task's requests for input, by key. */
+export async function updateExtensionTask(
+  link: ExtensionLink,
+  request: { readonly taskId: string; readonly inputResponses: JsonObject },
+  signal?: AbortSignal,
+): Promise<void> {
+  const { taskId, inputResponses } = request;
+  await link.connection.request(
+    UpdateTask.method,
+    link.withMeta({ taskId, inputResponses }),
+    signalled(signal),
+  );
+}
+
+/**
+ * `tasks/cancel`, then the task's state as the server tells it after (the extension acknowledges
+ * a cancel with an empty result, and cancellation is cooperative: it may still be `working`).
+ */
+export async function cancelExtensionTask(
+  link: ExtensionLink,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<TaskState> {
+  await link.connection.request(CancelTask.method, link.withMeta({ taskId }), signalled(signal));
+  return getExtensionTask(link, taskId, signal);
+}
+
+/**
+ * `subscriptions/listen` for `notifications/tasks` of `taskIds` (the server agrees to the
+ * caller's own); the notifications reach the client's notification table, and so the watchers.
+ * Resolves when the server ends the stream, rejects on a refusal; `signal` ends it.
+ */
+export async function listenToTasks(
+  link: ExtensionLink,
+  taskIds: readonly string[],
+  signal: AbortSignal,
+): Promise<void> {
+  await link.connection.request(
+    Listen.method,
+    link.withMeta({ notifications: { taskIds: [...taskIds] } }),
+    { signal, timeoutMs: Number.POSITIVE_INFINITY, maxTotalTimeoutMs: Number.POSITIVE_INFINITY },
+  );
+}
+
+/** How a task is followed. */
+export interface FollowOptions {
   readonly signal: AbortSignal | undefined;
+  /** Each status once, in order, the terminal one included. */
+  readonly ontaskstatus?: ((task: TaskState) => void) | undefined;
+  /** Cancel the task when `signal` aborts the follow (a call abandoned). Default true. */
+  readonly cancelOnAbort?: boolean;
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
+/** The end of a task in its terminal state: the result, or the error it ended with. */
+function outcomeOf(task: TaskState): JsonObject {
+  switch (task.status) {
+    case 'completed':
+      if (task.result === undefined)
+        throw new LocalError('invalid-response', `Task ${task.taskId} completed without a result`);
+      return task.result;
+    case 'failed':
+      if (task.error) throw RpcError.fromWire(task.error);
+      throw new LocalError('invalid-response', `Task ${task.taskId} failed without an error`);
+    case 'cancelled':
+      throw new LocalError('aborted', `Task ${task.taskId} was cancelled`);
+    case 'working':
+    case 'input_required':
+      throw new LocalError('invalid-response', `Task ${task.taskId} has not ended`);
+  }
 }
 
-function pollDelay(task: JsonObject): number {
-  const asked = task['pollIntervalMs'];
-  const ms = typeof asked === 'number' && Number.isFinite(asked) ? asked : 1000;
-  return Math.min(Math.max(ms, MIN_POLL_MS), MAX_POLL_MS);
-}
-
-/** Follows the task `created` to its end; resolves with the tool's result. */
-export async function followTask(created: JsonObject, session: TaskFollowing): Promise<JsonObject> {
-  const taskId = created['taskId'];
-  if (typeof taskId !== 'string' || taskId === '')
-    throw new LocalError('invalid-response', 'The server answered a task without a taskId');
-  const { connection, signal } = session;
-  const ttl = created['ttlMs'];
-  const givenUpAt =
-    typeof ttl === 'number' && Number.isFinite(Date.parse(String(created['createdAt'])))
-      ? Date.parse(String(created['createdAt'])) + ttl + 5_000
-      : Number.POSITIVE_INFINITY;
-  const answered = new Set<string>();
-  let task = created;
+/**
+ * Watches a task of the extension from its state `first` until it ends, hearing it through a
+ * listen of its own as well as by polling (the listen is best effort: a server that refuses it
+ * is polled). `onState` sees each state before the next wait.
+ */
+export async function watchExtensionTask(
+  first: TaskState,
+  link: ExtensionLink,
+  options: FollowOptions & { onState?: (task: TaskState) => Promise<void> },
+): Promise<TaskState> {
+  const { taskId } = first;
+  const { signal } = options;
+  const listening = new AbortController();
+  const ended = signal ? AbortSignal.any([signal, listening.signal]) : listening.signal;
+  if (!isTerminal(first.status)) void listenToTasks(link, [taskId], ended).catch(() => {});
   try {
-    for (;;) {
-      switch (task['status']) {
-        case 'completed': {
-          const result = task['result'];
-          if (!isPlainObject(result))
-            throw new LocalError('invalid-response', `Task ${taskId} completed without a result`);
-          const { resultType: _envelope, ...plain } = result;
-          return plain;
-        }
-        case 'failed': {
-          const error = task['error'];
-          if (isPlainObject(error) && typeof error['code'] === 'number')
-            throw RpcError.fromWire(error as unknown as JsonRpcErrorObject);
-          throw new LocalError('invalid-response', `Task ${taskId} failed without an error`);
-        }
-        case 'cancelled':
-          throw new LocalError('aborted', `Task ${taskId} was cancelled`);
-        case 'input_required':
-          await answer(task, { taskId, answered }, session);
-          break;
-        case 'working':
-          break;
-        default:
-          throw new LocalError(
-            'invalid-response',
-            `Task ${taskId} has a status this client does not know: ${String(task['status']).slice(0, 40)}`,
-          );
-      }
-      if (Date.now() > givenUpAt)
-        throw new LocalError('timeout', `Task ${taskId} outlived its ttlMs without ending`);
-      await pause(pollDelay(task), signal);
-      task = await connection.request(
-        GetTask.method,
-        session.withMeta({ taskId }),
-        signal ? { signal } : {},
-      );
-    }
+    return await observeTask(first, {
+      get: (s) => getExtensionTask(link, taskId, s),
+      watch: (listener) => link.watch(taskId, listener),
+      signal,
+      report: options.ontaskstatus,
+      ...(options.onState ? { onState: options.onState } : {}),
+      ...(first.ttl !== null && Number.isFinite(Date.parse(first.createdAt))
+        ? { deadline: Date.parse(first.createdAt) + first.ttl + TTL_GRACE_MS }
+        : {}),
+    });
+  } finally {
+    listening.abort();
+  }
+}
+
+/**
+ * Follows a task from its state `first` to its end, answering its requests for input through
+ * the handlers; resolves with the tool's result.
+ */
+export async function followTask(
+  first: TaskState,
+  link: ExtensionLink,
+  options: FollowOptions,
+): Promise<JsonObject> {
+  const { signal } = options;
+  const answered = new Set<string>();
+  try {
+    const last = await watchExtensionTask(first, link, {
+      ...options,
+      onState: (task) =>
+        task.status === 'input_required'
+          ? answer(task, link, { answered, signal })
+          : Promise.resolve(),
+    });
+    return outcomeOf(last);
   } catch (error) {
     // The call was abandoned: the task is cancelled too (best effort; cooperative on the server).
-    if (signal?.aborted)
-      void connection.request(CancelTask.method, session.withMeta({ taskId })).catch(() => {});
+    if (signal?.aborted && options.cancelOnAbort !== false)
+      void link.connection
+        .request(CancelTask.method, link.withMeta({ taskId: first.taskId }), { timeoutMs: 10_000 })
+        .catch(() => {});
     throw error;
   }
 }
 
 /** Answers the task's outstanding requests not answered yet (each key once), with tasks/update. */
 async function answer(
-  task: JsonObject,
-  keys: { readonly taskId: string; readonly answered: Set<string> },
-  session: TaskFollowing,
+  task: TaskState,
+  link: ExtensionLink,
+  keys: { readonly answered: Set<string>; readonly signal: AbortSignal | undefined },
 ): Promise<void> {
-  const { taskId, answered } = keys;
-  const requests = task['inputRequests'];
-  if (!isPlainObject(requests)) return;
+  const { answered, signal } = keys;
+  const requests = task.inputRequests;
+  if (requests === undefined) return;
   const fresh: JsonObject = {};
   for (const [key, request] of Object.entries(requests))
     if (!answered.has(key)) fresh[key] = request;
   if (Object.keys(fresh).length === 0) return;
-  const inputResponses = await answerInputRequests(session.input, fresh, session.signal);
+  const inputResponses = await answerInputRequests(link.input, fresh, signal);
   if (inputResponses === undefined) return;
   for (const key of Object.keys(inputResponses)) answered.add(key);
-  await session.connection.request(
-    UpdateTask.method,
-    session.withMeta({ taskId, inputResponses }),
-    session.signal ? { signal: session.signal } : {},
-  );
+  await updateExtensionTask(link, { taskId: task.taskId, inputResponses }, signal);
 }

@@ -23,7 +23,8 @@ import {
 import { META, statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
 import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import { TASKS_EXTENSION } from '../../tasks/eras/rev2026/taskWire.js';
-import { followTask } from './extensionTasks.js';
+import { followTask, type ExtensionLink } from './extensionTasks.js';
+import { extensionTaskState } from '../tasks/taskState.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
 import type { CacheContext } from '../../jsonrpc/transport.js';
 import { CachedPages } from '../cache/cachedPages.js';
@@ -45,8 +46,9 @@ const VERSION: ModernProtocolVersion = '2026-07-28';
 const MAX_INPUT_ROUNDS = 8;
 
 /**
- * The only methods the client's API speaks on this revision (a task of the tasks extension is
- * followed inside `callTool`: the 2025-11-25 task methods of the API are not this revision's).
+ * The only core methods the client's API speaks on this revision. The task methods of the API
+ * (`getTask` and the others) speak the tasks extension's here, through `extensionLink`; the
+ * 2025-11-25 ones (`tasks/list`, `tasks/result`) are not this revision's.
  */
 const SPOKEN: ReadonlySet<string> = new Set([ListTools.method, CallTool.method]);
 
@@ -75,7 +77,7 @@ class ModernSession implements EraSession {
      */
     private readonly client: Pick<
       Opening,
-      'input' | 'report' | 'cache' | 'transport' | 'tasksExtension'
+      'input' | 'report' | 'cache' | 'transport' | 'tasksExtension' | 'watchTask'
     >,
   ) {
     this.tasksExtension =
@@ -288,17 +290,32 @@ class ModernSession implements EraSession {
         VERSION,
       );
     }
-    // A task (the tasks extension, which the client declared): followed to its end.
-    if (raw['resultType'] === 'task')
-      return followTask(raw, {
-        connection,
-        withMeta: (p) => this.withMeta(p, meta),
-        input: this.client.input,
+    // A task (the tasks extension, which the client declared): followed to its end, or handed
+    // back as created to a caller who starts it.
+    if (raw['resultType'] === 'task') {
+      if (options.start) return raw;
+      return followTask(extensionTaskState(raw), this.linkOf(connection, meta), {
         signal: options.signal,
+        ontaskstatus: options.ontaskstatus,
       });
+    }
     // `resultType` is this revision's envelope, not part of the result a host sees (or forwards).
     const { resultType: _envelope, ...result } = raw;
     return result;
+  }
+
+  extensionLink(connection: Connection): ExtensionLink | undefined {
+    return this.tasksExtension ? this.linkOf(connection, withTasksExtension(this.meta)) : undefined;
+  }
+
+  /** The extension's requests on `connection`, sent with `meta` (which declares it). */
+  private linkOf(connection: Connection, meta: JsonObject): ExtensionLink {
+    return {
+      connection,
+      withMeta: (params) => this.withMeta(params, meta),
+      input: this.client.input,
+      watch: this.client.watchTask,
+    };
   }
 
   /** Params as sent: with the session's `_meta` (or `meta`) merged in. */

@@ -64,12 +64,16 @@ export class ToolListSubscription {
     this.lifetime.abort();
   }
 
-  /** The server's acknowledgement of the open stream (there is one stream per client). */
+  /**
+   * The server's acknowledgement of a listen stream: this one (there is one for tool changes per
+   * client), or one of the tasks extension's listens for tasks, which name `taskIds` and are not
+   * this subscription's business.
+   */
   acknowledged(params: JsonObject | undefined): void {
     if (this.lifetime.signal.aborted) return;
-    const agreed = isPlainObject(params?.['notifications'])
-      ? params['notifications']['toolsListChanged'] === true
-      : false;
+    const filter = isPlainObject(params?.['notifications']) ? params['notifications'] : undefined;
+    if (filter && 'taskIds' in filter && !('toolsListChanged' in filter)) return;
+    const agreed = filter?.['toolsListChanged'] === true;
     if (!agreed) {
       // The server will not announce tool changes: the TTL of the cache hints has to do.
       this.stop();

@@ -39,6 +39,7 @@ function opening(era: ProtocolEra | undefined, answer: JsonObject) {
         listen: false,
         tasksExtension: true,
         missedChanges: () => {},
+        watchTask: () => () => {},
         logLevel: undefined,
         agreed: (session: EraSession) => sent.push(`agreed ${session.server.protocolVersion}`),
       }),

@@ -99,6 +99,26 @@ export function taskStatusReporter(report: ((task: Task) => void) | undefined): 
   };
 }
 
+/**
+ * Sends `tools/call` as a task and resolves with the task as created, without waiting for it
+ * (`McpClient.startTask`). A caller who gives up while the task is being created gets it
+ * cancelled, as `callToolAsTask` does.
+ */
+export async function startToolTask(
+  connection: Connection,
+  call: { name: string; args: Record<string, unknown> },
+  options: Pick<TaskCallOptions, 'signal' | 'ttl' | 'timeoutMs' | 'meta' | 'scope'>,
+): Promise<Task> {
+  const params: JsonObject = {
+    name: call.name,
+    arguments: call.args,
+    task: options.ttl !== undefined ? { ttl: options.ttl } : {},
+  };
+  if (options.meta) params['_meta'] = { ...options.meta };
+  const created = await createTask(connection, params, options);
+  return parseTask(created['task']);
+}
+
 /** Runs `tools/call` as a task and resolves with the tool's result (what `tasks/result` returns). */
 export async function callToolAsTask(
   connection: Connection,
@@ -183,7 +203,7 @@ const DEFAULT_CREATE_TIMEOUT_MS = 60_000;
 function createTask(
   connection: Connection,
   params: JsonObject,
-  options: TaskCallOptions,
+  options: Pick<TaskCallOptions, 'signal' | 'timeoutMs' | 'scope'>,
 ): Promise<JsonObject> {
   const signal = options.signal;
   const limit = options.timeoutMs ?? DEFAULT_CREATE_TIMEOUT_MS;

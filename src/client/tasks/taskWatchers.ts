@@ -1,15 +1,16 @@
 /**
  * @module Who listens to which task's status notifications: the calls `callTool` runs as tasks
- * each watch their own task, and hear its `notifications/tasks/status` as they arrive.
+ * and the tasks `watchTask` watches each hear their own task's `notifications/tasks/status`
+ * (2025-11-25) or `notifications/tasks` (the tasks extension) as they arrive.
  */
-import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
+import type { TaskState } from './taskState.js';
 
 /** Listeners of status notifications, per task id. */
 export class TaskWatchers {
-  private readonly byTask = new Map<string, Set<(task: Task) => void>>();
+  private readonly byTask = new Map<string, Set<(task: TaskState) => void>>();
 
   /** Listens to status notifications of one task; returns the stop. */
-  watch(taskId: string, listener: (task: Task) => void): () => void {
+  watch(taskId: string, listener: (task: TaskState) => void): () => void {
     let set = this.byTask.get(taskId);
     if (!set) this.byTask.set(taskId, (set = new Set()));
     set.add(listener);
@@ -20,7 +21,7 @@ export class TaskWatchers {
   }
 
   /** Tells the task's listeners its new status. */
-  tell(task: Task): void {
+  tell(task: TaskState): void {
     for (const listener of [...(this.byTask.get(task.taskId) ?? [])]) listener(task);
   }
 }

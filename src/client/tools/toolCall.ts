@@ -10,12 +10,17 @@ import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CompiledJsonSchema } from '../../protocol/jsonSchema.js';
 import { parseCallToolResult } from '../../protocol/params.js';
 import type { CallToolResult, Tool } from '../../protocol/types.js';
-import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
 import type { ApprovalGate } from '../approval/gate.js';
-import type { CallToolOptions, ClientOptions } from '../clientOptions.js';
+import type {
+  CallToolOptions,
+  ClientOptions,
+  StartedTask,
+  StartTaskOptions,
+} from '../clientOptions.js';
 import type { EraSession } from '../eras/eraSession.js';
 import type { SessionHooks, ToolCallScope } from '../instrumentation.js';
-import { callToolAsTask } from '../tasks/taskCalls.js';
+import { callToolAsTask, startToolTask } from '../tasks/taskCalls.js';
+import { extensionTaskState, type TaskState } from '../tasks/taskState.js';
 import { OutputValidator } from './outputValidator.js';
 
 /** What a call needs of the client. */
@@ -27,7 +32,7 @@ export interface CallHost {
   /** What the instrumentation puts around the session, when there is one. */
   readonly hooks: () => SessionHooks | undefined;
   /** Subscribes to one task's status notifications; returns the stop. */
-  readonly watch: (taskId: string, listener: (task: Task) => void) => () => void;
+  readonly watch: (taskId: string, listener: (task: TaskState) => void) => () => void;
 }
 
 /** A call once decided what it needs. */
@@ -54,6 +59,22 @@ function shouldRunAsTask(
   return true;
 }
 
+/** A connection and the session it carries. */
+type Link = { connection: Connection; session: EraSession };
+
+/** Runs `run` inside the approval's instrumentation scope, ending it with the outcome. */
+async function scoped<T>(scope: ToolCallScope | undefined, run: () => Promise<T>): Promise<T> {
+  if (!scope) return run();
+  try {
+    const outcome = await run();
+    scope.end();
+    return outcome;
+  } catch (error) {
+    scope.end(error);
+    throw error;
+  }
+}
+
 /** Runs the client's tool calls. */
 export class ToolCaller {
   private readonly validator = new OutputValidator();
@@ -62,10 +83,35 @@ export class ToolCaller {
 
   /** Calls a tool on the link's session, over its connection. */
   async call(
-    link: { connection: Connection; session: EraSession },
+    link: Link,
     request: { name: string; args: Record<string, unknown> },
     options: CallToolOptions,
   ): Promise<CallToolResult> {
+    const call = await this.prepare(link, request, options);
+    return scoped(call.scope, () => this.decided(link, call, options));
+  }
+
+  /**
+   * Starts a call as a task and returns the task as created, or the result when the server ran
+   * the call at once (a 2026-07-28 server decides; a 2025 server without tasks for tools).
+   */
+  async start(
+    link: Link,
+    request: { name: string; args: Record<string, unknown> },
+    options: StartTaskOptions,
+  ): Promise<StartedTask> {
+    const { ttl, ...rest } = options;
+    const callOptions: CallToolOptions = { ...rest, task: ttl === undefined ? true : { ttl } };
+    const call = await this.prepare(link, request, callOptions);
+    return scoped(call.scope, () => this.started(link, call, callOptions));
+  }
+
+  /** What a call needs before it is sent: the definition, the output validator, the scope. */
+  private async prepare(
+    link: Link,
+    request: { name: string; args: Record<string, unknown> },
+    options: CallToolOptions,
+  ): Promise<PreparedCall> {
     const { session } = link;
     const { name, args } = request;
     const client = this.host.options;
@@ -85,27 +131,66 @@ export class ToolCaller {
       );
     }
     const scope = tool && client.approval ? this.host.hooks()?.toolCall(name, args) : undefined;
-    const call = { name, args, tool, validator, asTask, scope };
-    if (!scope) return this.decided(link, call, options);
-    return this.decided(link, call, options).then(
-      (result) => {
-        scope.end();
-        return result;
-      },
-      (error: unknown) => {
-        scope.end(error);
-        throw error;
-      },
-    );
+    return { name, args, tool, validator, asTask, scope };
+  }
+
+  /** Reads a result as the revision allows and checks it against the tool's output schema. */
+  private checked(link: Link, call: PreparedCall, raw: JsonObject): CallToolResult {
+    const result = parseCallToolResult(raw, link.session.features);
+    if (call.validator && call.tool) this.validator.check(call.tool, call.validator, result);
+    return result;
+  }
+
+  /** Asks for approval, then sends the call to start a task, and reads what the server made of it. */
+  private async started(
+    link: Link,
+    call: PreparedCall,
+    options: CallToolOptions,
+  ): Promise<StartedTask> {
+    const { name, args, tool, scope } = call;
+    const gate = this.host.gate;
+    if (tool) await gate.authorize(tool, args, scope ? { ...options, observer: scope } : options);
+    const startedAt = Date.now();
+    try {
+      let started: StartedTask;
+      if (call.asTask) {
+        const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
+        const task = await startToolTask(link.connection, call, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(scope ? { scope } : {}),
+          ...(ttl !== undefined ? { ttl } : {}),
+          ...(options.meta ? { meta: options.meta } : {}),
+          timeoutMs: options.timeoutMs ?? this.host.options.requestTimeoutMs ?? 60_000,
+        });
+        started = { task };
+      } else {
+        const params: JsonObject = { name, arguments: args };
+        if (options.meta) params['_meta'] = options.meta;
+        const raw = await link.session.sendCall(link.connection, params, {
+          ...options,
+          start: true,
+          ...(scope ? { scope } : {}),
+        });
+        started =
+          raw['resultType'] === 'task'
+            ? { task: extensionTaskState(raw) }
+            : { result: this.checked(link, call, raw) };
+      }
+      gate.finished(name, { isError: started.result?.isError === true }, startedAt);
+      return started;
+    } catch (error) {
+      gate.finished(name, { error }, startedAt);
+      throw error;
+    }
   }
 
   /** Asks for approval, then sends the call, as a task or not, and checks its result. */
   private async decided(
-    link: { connection: Connection; session: EraSession },
+    link: Link,
     call: PreparedCall,
     options: CallToolOptions,
   ): Promise<CallToolResult> {
-    const { name, args, tool, validator, scope } = call;
+    const { name, args, tool, scope } = call;
     const gate = this.host.gate;
     if (tool) await gate.authorize(tool, args, scope ? { ...options, observer: scope } : options);
     const startedAt = Date.now();
@@ -119,8 +204,7 @@ export class ToolCaller {
             params,
             scope ? { ...options, scope } : options,
           );
-      const result = parseCallToolResult(raw, link.session.features);
-      if (validator && tool) this.validator.check(tool, validator, result);
+      const result = this.checked(link, call, raw);
       gate.finished(name, { isError: result.isError === true }, startedAt);
       return result;
     } catch (error) {

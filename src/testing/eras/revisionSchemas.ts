@@ -28,8 +28,11 @@ function main<T>(module: unknown): T {
 
 let ajvClasses: Promise<AjvClasses> | undefined;
 
-/** Ajv, imported on first use (a wire check is the only part of toolwire/testing needing it). */
-function loadAjv(): Promise<AjvClasses> {
+/**
+ * Ajv, imported on first use (a wire check is the only part of toolwire/testing needing it);
+ * shared with the extensions' schemas (rev2026/tasksExtensionSchema.ts).
+ */
+export function loadAjv(): Promise<AjvClasses> {
   ajvClasses ??= Promise.all([
     import('ajv'),
     import('ajv/dist/2020.js'),

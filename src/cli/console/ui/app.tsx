@@ -26,7 +26,11 @@ function ToolDetail(props: {
 }) {
   const { tool } = props;
   const [asTask, setAsTask] = useState(false);
-  const support = tool.execution?.taskSupport ?? 'forbidden';
+  // A 2026-07-28 tool does not say whether it runs as a task: with the tasks extension any call
+  // may ask for one, and the server decides.
+  const support = props.server.tasksExtension
+    ? 'server decides'
+    : (tool.execution?.taskSupport ?? 'forbidden');
   const icons = (tool.icons ?? []).filter((i) => /^(https:|data:image\/)/.test(i.src));
   return (
     <section class="tool-detail" aria-label={`tool ${tool.name}`}>
@@ -47,8 +51,7 @@ function ToolDetail(props: {
       <Findings findings={tool.findings ?? []} />
       {tool.description ? <Description text={tool.description} /> : null}
       <div class="hints">
-        <Hints tool={tool} trusted={props.server.trustAnnotations} /> task support:{' '}
-        {tool.execution?.taskSupport ?? 'forbidden'}
+        <Hints tool={tool} trusted={props.server.trustAnnotations} /> task support: {support}
       </div>
       <details>
         <summary>input schema</summary>
@@ -60,7 +63,7 @@ function ToolDetail(props: {
           <pre class="json">{visible(JSON.stringify(tool.outputSchema, null, 2))}</pre>
         </details>
       ) : null}
-      {support === 'optional' ? (
+      {support === 'optional' || support === 'server decides' ? (
         <label class="as-task">
           <input
             type="checkbox"

@@ -30,6 +30,8 @@ export interface Server {
   serverInfo?: { name: string; version: string; title?: string };
   /** The revision spoken with it once connected (`2026-07-28`: stateless requests, no session). */
   protocolVersion?: string;
+  /** It offers the tasks extension (2026-07-28): a call may ask for a task, the server decides. */
+  tasksExtension?: boolean;
   trustAnnotations: boolean;
   /** Trusted in config.json: the page cannot change it. */
   trustedInConfig?: boolean;
