@@ -110,4 +110,25 @@ export function registerTasksFixtures(server: McpServer): void {
       return `${String(first.content?.['name'])} and ${String(second.content?.['name'])}`;
     },
   );
+  // The extension's SHOULD: input gathered by round trip resolves before the task is created.
+  server.registerTool(
+    'test_tool_with_task',
+    {
+      description: 'Asks for a name by round trip, then continues as a task',
+      execution: { taskSupport: 'required' },
+      inputBeforeTask: true,
+    },
+    async (_args, { elicit, detach }) => {
+      const answer = await elicit(
+        {
+          message: 'What is your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        },
+        { inputKey: 'user_name' },
+      );
+      await detach();
+      const name = answer.action === 'accept' ? String(answer.content?.['name']) : 'stranger';
+      return `Hello, ${name}! (from the task)`;
+    },
+  );
 }

@@ -33,6 +33,7 @@ import type {
   InputRequest,
   TaskBinding,
 } from './input/inputChannel.js';
+import { DetachRequested } from './tasks/detach.js';
 import type { OutputPolicy } from './sanitize/outputPolicy.js';
 import { sanitizeText } from './sanitize/sanitizeResult.js';
 
@@ -127,6 +128,14 @@ export interface ToolContext {
    * transports without streams.
    */
   readonly closeStream: (this: void) => void;
+  /**
+   * Continues the call as a task (the tasks extension, 2026-07-28; a tool registered with
+   * `inputBeforeTask`): what the handler asked before is answered, the call becomes a task, and
+   * the handler runs again from the start inside it, its earlier questions answered at once,
+   * `detach()` resolving there. Resolves at once anywhere else (2025 sessions, a request without
+   * the extension, a tool without `inputBeforeTask`, a run that already is the task).
+   */
+  readonly detach: (this: void) => Promise<void>;
 }
 
 /** The form of an approval: nothing to fill in (accept approves, decline or cancel do not). */
@@ -157,6 +166,11 @@ export interface SessionPort {
 // Kept importable from here, where the call pipeline and the task runtime have always found it.
 export type { TaskBinding } from './input/inputChannel.js';
 
+/** `detach()` where it ends the run (the pipeline then starts the task). */
+const detachHere = (): Promise<void> => Promise.reject(new DetachRequested());
+/** `detach()` where there is nothing to detach from. */
+const notDetachable = (): Promise<void> => Promise.resolve();
+
 /** What {@link CallContext} is built from. */
 export interface CallContextOptions {
   /** Set when the call runs as a task. */
@@ -172,6 +186,8 @@ export interface CallContextOptions {
   outputPolicy?: OutputPolicy | undefined;
   /** How the call asks the client for input; default: the session's channel (`session.input`). */
   input?: InputChannel | undefined;
+  /** `detach()` ends this run so that the call continues as a task (see ToolContext.detach). */
+  detachable?: boolean;
 }
 
 /**
@@ -201,10 +217,12 @@ export class CallContext implements ToolContext {
   private confirmFn: ToolContext['confirm'] | undefined;
   private listRootsFn: ToolContext['listRoots'] | undefined;
   private closeStreamFn: ToolContext['closeStream'] | undefined;
+  private readonly detachable: boolean;
 
   constructor(options: CallContextOptions) {
     this.outputPolicy = options.outputPolicy;
     this.input = options.input;
+    this.detachable = options.detachable === true;
     this.port = options.session;
     this.session = options.session.info;
     this.requestId = options.requestId;
@@ -249,6 +267,11 @@ export class CallContext implements ToolContext {
   get elicit(): ToolContext['elicit'] {
     return (this.elicitFn ??= (params, options) =>
       this.ask({ kind: 'elicitation', params }, options));
+  }
+
+  get detach(): ToolContext['detach'] {
+    // Needs no `this`: one function of each kind serves every context.
+    return this.detachable ? detachHere : notDetachable;
   }
 
   get listRoots(): ToolContext['listRoots'] {

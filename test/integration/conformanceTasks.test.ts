@@ -18,14 +18,8 @@ const suite = conformance as unknown as {
   TASKS_SCENARIOS: string[];
 };
 
-/**
- * Checks that fail, by scenario. `sep-2663-mrtr-synchronous-before-task-creation`: a tool that
- * gathers input by round trip and only then becomes a task has no API in toolwire yet
- * (docs/tasks.md, Not done yet); its fixture `test_tool_with_task` is not registered.
- */
-const KNOWN_FAILURES: Record<string, string[]> = {
-  'tasks-mrtr-composition': ['sep-2663-mrtr-synchronous-before-task-creation'],
-};
+/** Checks that fail, by scenario: none (each failure would be named here with its reason). */
+const KNOWN_FAILURES: Record<string, string[]> = {};
 
 /** Scenarios whose every check the suite skips (it says why), so that none passes. */
 const NO_CHECKS = new Set(['tasks-status-notifications']);

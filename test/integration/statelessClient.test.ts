@@ -230,7 +230,9 @@ describe('the client on the stateless 2026-07-28 revision', () => {
     const client = await connect();
     const before = seen.length;
     await expect(client.ping()).rejects.toMatchObject({ code: 'unsupported-version' });
-    await expect(client.getTask('t')).rejects.toMatchObject({ code: 'unsupported-version' });
+    // Task methods speak the tasks extension on this revision, which this server does not offer.
+    await expect(client.getTask('t')).rejects.toMatchObject({ code: 'capability-missing' });
+    await expect(client.listTasks()).rejects.toMatchObject({ code: 'unsupported-version' });
     await expect(client.callTool('confirm', {}, { task: true })).rejects.toThrow(
       'Tasks are not part of the 2026-07-28 revision',
     );

@@ -227,6 +227,7 @@ describe('issue 20: the types of destructured members', () => {
       | 'listRoots'
       | 'confirm'
       | 'closeStream'
+      | 'detach'
     >();
     const handler = ({
       signal,
@@ -242,6 +243,7 @@ describe('issue 20: the types of destructured members', () => {
       listRoots,
       confirm,
       closeStream,
+      detach,
     }: ToolContext) => {
       expectTypeOf(signal).toEqualTypeOf<AbortSignal>();
       expectTypeOf(requestId).toEqualTypeOf<RequestId>();
@@ -277,6 +279,9 @@ describe('issue 20: the types of destructured members', () => {
       expectTypeOf(closeStream).thisParameter.toEqualTypeOf<void>();
       expectTypeOf(closeStream).parameters.toEqualTypeOf<[]>();
       expectTypeOf(closeStream).returns.toEqualTypeOf<void>();
+      expectTypeOf(detach).thisParameter.toEqualTypeOf<void>();
+      expectTypeOf(detach).parameters.toEqualTypeOf<[]>();
+      expectTypeOf(detach).returns.toEqualTypeOf<Promise<void>>();
     };
     expect(typeof handler).toBe('function');
   });

@@ -11,6 +11,7 @@ import type { RevisionProfile } from '../../protocol/eras/era.js';
 import type { CallDependencies, CallPlan } from './callPlan.js';
 import { checkToolResult } from './resultCheck.js';
 import { InputPending } from '../input/roundTripInputChannel.js';
+import { DetachRequested } from '../tasks/detach.js';
 import { sanitized, sanitizedFor } from './sanitizeStage.js';
 import { toolError, ToolError } from '../results.js';
 import type { ToolEntry } from '../registry/toolDefinition.js';
@@ -24,6 +25,7 @@ export function thrownToResult(
 ): CallToolResult {
   if (error instanceof RpcError) throw error; // e.g. -32042 URL elicitation required: a protocol error
   if (error instanceof InputPending) throw error; // answered input_required by the call's round
+  if (error instanceof DetachRequested) throw error; // the call continues as a task (toolRun.ts)
   if (error instanceof ToolError || error instanceof LocalError)
     return sanitized(deps, entry, toolError(error.message));
   deps.report(error, `tool "${entry.name}" threw`);

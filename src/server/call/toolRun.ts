@@ -33,6 +33,9 @@ import type { TaskRuntime } from '../tasks/taskRuntime.js';
 import { REV2025_TASKS } from '../tasks/eras/rev2025/taskCall.js';
 import type { TaskGeneration } from '../tasks/taskGeneration.js';
 import type { InputChannel } from '../input/inputChannel.js';
+import { ReplayedInputChannel } from '../input/replayedInputChannel.js';
+import { RoundTripInputChannel } from '../input/roundTripInputChannel.js';
+import { DetachRequested } from '../tasks/detach.js';
 
 /** What a call answers: now, once an async check is done, or when its handler settles. */
 export type CallOutcome = CallToolResult | Promise<CallToolResult> | Deferred<CallToolResult>;
@@ -82,6 +85,8 @@ function startToolTask(
     ttl: number | undefined;
     args: Record<string, unknown>;
     release: (() => void) | undefined;
+    /** The run's input channel from the generation's (the answers of a detached call first). */
+    input?: ((channel: InputChannel | undefined) => InputChannel | undefined) | undefined;
   },
 ): Promise<CallToolResult> {
   const { session, request, entry } = plan;
@@ -92,7 +97,8 @@ function startToolTask(
     immediateResponse: entry.immediateResponse,
     run: async (binding, cancellation, input) => {
       try {
-        return await runTask(plan, task.args, { binding, cancellation, input });
+        const channel = task.input ? task.input(input) : input;
+        return await runTask(plan, task.args, { binding, cancellation, input: channel });
       } finally {
         task.release?.(); // the slot is held while the task runs
       }
@@ -137,7 +143,11 @@ async function runTask(
   return result as unknown as JsonObject;
 }
 
-function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcome {
+function afterValidation(
+  plan: CallPlan,
+  validated: ToolSchemaCheck,
+  detachable = false,
+): CallOutcome {
   const { entry, request } = plan;
   if (!validated.ok) {
     const message = `Invalid arguments for tool "${entry.name}": ${describeIssues(validated.issues)}`;
@@ -154,6 +164,7 @@ function afterValidation(plan: CallPlan, validated: ToolSchemaCheck): CallOutcom
     incoming: request.incoming,
     identity: request.identity,
     outputPolicy: outputPolicyOf(plan.deps, entry),
+    detachable,
   });
   return execute(plan, validated.value, context);
 }
@@ -216,9 +227,12 @@ export function runTool(run: ToolRun): CallOutcome {
     () => asPromise(negotiateAndRun(plan, params, slot)) as unknown as Promise<JsonObject>,
   ).then(
     (value) => {
-      // A CreateTaskResult (task-augmented call) and a converted ToolError pass; the rest is checked.
-      if (value === recovered || (value['task'] !== undefined && value['content'] === undefined))
-        return value as unknown as CallToolResult;
+      // A CreateTaskResult (2025: `task`; the extension: `resultType: "task"`) and a converted
+      // ToolError pass; the rest is checked.
+      const created =
+        (value['task'] !== undefined || value['resultType'] === 'task') &&
+        value['content'] === undefined;
+      if (value === recovered || created) return value as unknown as CallToolResult;
       return middlewareResult(scope, value);
     },
     (thrown: unknown) => middlewareToolError(scope, thrown),
@@ -236,6 +250,8 @@ function negotiateAndRun(
   const generation = tasks && taskGenerationOf(plan);
   // The generation's negotiation: it may refuse the call (the call and the tool disagree).
   const task = generation?.taskOf(plan.entry, params);
+  if (tasks && generation && task?.afterInput)
+    return runThenDetach(plan, params, { tasks, generation, slot });
   if (tasks && generation && task) {
     // The task's result is stored, not sent through any chain: the output stage runs here.
     const release = slot?.release;
@@ -259,12 +275,45 @@ function taskGenerationOf(plan: CallPlan): TaskGeneration | undefined {
   return profile.features.tasks && toldApart ? REV2025_TASKS : undefined;
 }
 
-function validateAndRun(plan: CallPlan, params: CallToolParams): CallOutcome {
+function validateAndRun(plan: CallPlan, params: CallToolParams, detachable = false): CallOutcome {
   const validated = validateArguments(plan.entry, params.arguments ?? {});
   return validated instanceof Promise
-    ? validated.then((v) => asPromise(afterValidation(plan, v)))
-    : afterValidation(plan, validated);
+    ? validated.then((v) => asPromise(afterValidation(plan, v, detachable)))
+    : afterValidation(plan, validated, detachable);
 }
+
+/**
+ * A tool with `inputBeforeTask` (the tasks extension): the call runs inline, its input by round
+ * trip, until the handler calls `ctx.detach()`; the task is then created and the handler runs
+ * again inside it, the answers the request carried given first (replayedInputChannel.ts).
+ */
+function runThenDetach(
+  plan: CallPlan,
+  params: CallToolParams,
+  start: { tasks: TaskRuntime; generation: TaskGeneration; slot: SlotHolder | undefined },
+): Promise<CallToolResult> {
+  return asPromise(validateAndRun(plan, params, true)).catch((error: unknown) => {
+    if (!(error instanceof DetachRequested)) throw error;
+    const { slot } = start;
+    const release = slot?.release;
+    if (slot) slot.release = undefined; // the task frees it when its run ends
+    const round = plan.session.input;
+    const carried = round instanceof RoundTripInputChannel ? round.carriedAnswers : NO_ANSWERS;
+    return startToolTask(
+      { ...plan, exit: throughSanitizeStage },
+      {
+        tasks: start.tasks,
+        generation: start.generation,
+        ttl: undefined,
+        args: params.arguments ?? {},
+        release,
+        input: (channel) => channel && new ReplayedInputChannel(carried, channel),
+      },
+    );
+  });
+}
+
+const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
 
 /** The request the tool's middleware see when no server-wide middleware made one. */
 function policyRequestOf(plan: CallPlan): MiddlewareRequest {

@@ -80,7 +80,11 @@ function hash64(text: string): string {
 }
 
 /** The key of the `index`-th request of a call (see the module comment). */
-function keyOf(index: number, request: InputRequest, wire: WireInputRequest): string {
+export function roundTripKeyOf(
+  index: number,
+  request: InputRequest,
+  wire: WireInputRequest,
+): string {
   return `${KIND_LETTER[request.kind]}${index}-${hash64(JSON.stringify(wire))}`;
 }
 
@@ -113,12 +117,17 @@ export class RoundTripInputChannel implements InputChannel {
     return pushRefusal(request, this.capabilities, this.profile);
   }
 
+  /** What the call's request carried (earlier rounds' answers and this retry's), by key. */
+  get carriedAnswers(): ReadonlyMap<string, unknown> {
+    return this.carried.answers;
+  }
+
   ask<R extends InputRequest>(request: R, call: InputCall): Promise<InputAnswer<R>> {
     const refused = this.refusal(request);
     // The request did not declare what the call needs: a protocol error (-32021), not a result.
     if (refused) return Promise.reject(missingCapability(requiredFor(request), refused.message));
     const wire = wireOf(request);
-    const key = call.key ?? keyOf(this.asked, request, wire);
+    const key = call.key ?? roundTripKeyOf(this.asked, request, wire);
     this.asked++;
     if (typeof key !== 'string' || key.length === 0 || key.length > 200 || this.used.has(key)) {
       this.fault ??= new LocalError(

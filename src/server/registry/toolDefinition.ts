@@ -70,6 +70,15 @@ export interface ToolConfig<
    */
   immediateResponse?: string;
   /**
+   * The handler asks for input before its task starts (the tasks extension, 2026-07-28): a
+   * request that declared the extension is answered inline, with rounds of input, until the
+   * handler calls `ctx.detach()`; the call then becomes a task and the handler runs again from the
+   * start inside it, its earlier questions answered at once. Needs `execution.taskSupport`
+   * `optional` or `required`. Elsewhere (2025 sessions, requests without the extension)
+   * `detach()` does nothing and the tool runs as its task support says.
+   */
+  inputBeforeTask?: boolean;
+  /**
    * Middleware for this tool's calls only: innermost, around the handler (after every server-wide
    * middleware and stage), so it sees the result before sanitising.
    */
@@ -135,6 +144,8 @@ export interface ToolEntry {
   rateLimit: RateLimitRule | false | undefined;
   maxResultBytes: number | undefined;
   immediateResponse: string | undefined;
+  /** Input by round trip before the task starts, at `ctx.detach()` (see ToolConfig). */
+  inputBeforeTask: boolean;
   /** This tool's own middleware (undefined when it has none). */
   middleware: readonly Middleware[] | undefined;
   /** The scopes a caller needs for this tool (deduplicated, frozen); undefined when none. */
@@ -229,6 +240,10 @@ export function compileTool(
   if (taskSupport !== undefined && !['forbidden', 'optional', 'required'].includes(taskSupport)) {
     fail(name, 'execution.taskSupport must be "forbidden", "optional" or "required"');
   }
+  if (config.inputBeforeTask !== undefined && typeof config.inputBeforeTask !== 'boolean')
+    fail(name, 'inputBeforeTask must be a boolean');
+  if (config.inputBeforeTask === true && taskSupport !== 'optional' && taskSupport !== 'required')
+    fail(name, 'inputBeforeTask needs execution.taskSupport "optional" or "required"');
   if (config.timeoutMs !== undefined && !isTimerDelay(config.timeoutMs))
     fail(name, `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}`);
   if (config.maxResultBytes !== undefined && !isByteLimit(config.maxResultBytes))
@@ -283,6 +298,7 @@ export function compileTool(
     rateLimit: config.rateLimit,
     maxResultBytes: config.maxResultBytes,
     immediateResponse: config.immediateResponse,
+    inputBeforeTask: config.inputBeforeTask === true,
     // A copy, so that later changes to the caller's array change nothing; none when empty.
     middleware:
       middleware !== undefined && middleware.length > 0 ? Array.from(middleware) : undefined,

@@ -18,6 +18,11 @@ import type { TaskRuntime } from './taskRuntime.js';
 export interface TaskRequest {
   /** The TTL the call asked for, if any (2025-11-25 `params.task.ttl`). */
   readonly ttl: number | undefined;
+  /**
+   * The call runs inline first, gathering input by round trip, and becomes the task when its
+   * handler calls `ctx.detach()` (a tool registered with `inputBeforeTask`, the extension).
+   */
+  readonly afterInput?: boolean;
 }
 
 /** What a task call starts. */

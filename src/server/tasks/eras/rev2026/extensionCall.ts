@@ -49,7 +49,8 @@ export function declaredTasks(client: {
   return {
     taskOf(entry) {
       const support = entry.definition.execution?.taskSupport ?? 'forbidden';
-      return support === 'forbidden' ? undefined : { ttl: undefined };
+      if (support === 'forbidden') return undefined;
+      return entry.inputBeforeTask ? { ttl: undefined, afterInput: true } : { ttl: undefined };
     },
     async start(runtime, call) {
       const record = await runtime.start({
