@@ -200,7 +200,6 @@ export class CallContext implements ToolContext {
   readonly requestId: RequestId;
   readonly toolName: string;
   readonly meta: Meta | undefined;
-  readonly session: SessionInfo;
   readonly identity: Identity | undefined;
   private readonly port: SessionPort;
   private readonly incoming: { readonly cancellation: Cancellation };
@@ -224,7 +223,6 @@ export class CallContext implements ToolContext {
     this.input = options.input;
     this.detachable = options.detachable === true;
     this.port = options.session;
-    this.session = options.session.info;
     this.requestId = options.requestId;
     this.toolName = options.toolName;
     this.meta = options.meta;
@@ -233,6 +231,14 @@ export class CallContext implements ToolContext {
     this.task = options.task;
     const token = options.meta?.['progressToken'];
     this.progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  }
+
+  /**
+   * Read when a handler asks: a 2026 request's session info is made on first read (with a random
+   * id), which most calls never need.
+   */
+  get session(): SessionInfo {
+    return this.port.info;
   }
 
   get signal(): AbortSignal {

@@ -31,6 +31,9 @@ export function tasksExtensionMissing(what: string): Error {
   );
 }
 
+/** Status changes reach clients through subscriptions/listen, not the request: no session. */
+const NO_SESSION = { id: '', taskChanged: (): void => {} };
+
 /** A 2026 request that did not declare the extension: plain calls, or -32021. */
 export const UNDECLARED_TASKS: TaskGeneration = {
   taskOf(entry) {
@@ -56,8 +59,7 @@ export function declaredTasks(client: {
       const record = await runtime.start({
         owner: extensionOwnerOf(call.identity),
         method: CallTool.method,
-        // Status changes reach clients through subscriptions/listen, not the request.
-        session: { id: '', taskChanged: () => {} },
+        session: NO_SESSION,
         ttl: call.ttl,
         generation: 'extension',
         run: (binding, cancellation) =>

@@ -31,8 +31,9 @@ interface Waiting {
 /** The input channel of one extension task's run. */
 export class TaskInputChannel implements InputChannel {
   private asked = 0;
-  private readonly used = new Set<string>();
-  private readonly waiting = new Map<string, Waiting>();
+  // Made on the first question: most tasks never ask one.
+  private usedKeys: Set<string> | undefined;
+  private waitingKeys: Map<string, Waiting> | undefined;
   private unsubscribe: Promise<() => void> | undefined;
   /** A takeInput in flight; another event meanwhile takes again after it. */
   private taking: Promise<void> | undefined;
@@ -47,6 +48,15 @@ export class TaskInputChannel implements InputChannel {
     /** The server's error report: a store failure while waiting. */
     private readonly report: (error: unknown, what: string) => void,
   ) {}
+
+  private get used(): Set<string> {
+    return (this.usedKeys ??= new Set());
+  }
+
+  /** The requests waiting for their answers, by key. */
+  private get waiting(): Map<string, Waiting> {
+    return (this.waitingKeys ??= new Map());
+  }
 
   refusal(request: InputRequest): LocalError | undefined {
     return pushRefusal(request, this.client.capabilities, this.client.profile);
