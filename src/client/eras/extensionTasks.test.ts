@@ -150,3 +150,59 @@ describe('the tasks extension in the client', () => {
     await c.close();
   });
 });
+
+describe('a server that asks without end', () => {
+  it('is answered at most 128 times in one task, then the call fails and the task is cancelled', async () => {
+    const s = new McpServer({ name: 'greedy', version: '1' }, { tasks: { pollIntervalMs: 5 } });
+    let cancelled = false;
+    s.registerTool('greedy', { execution: { taskSupport: 'required' } }, async (_a, ctx) => {
+      try {
+        for (let i = 0; i < 1000 && !ctx.signal.aborted; i++)
+          await ctx.elicit(
+            { message: `Question ${i}?`, requestedSchema: { type: 'object', properties: {} } },
+            { inputKey: `q${i}` },
+          );
+      } finally {
+        cancelled = ctx.signal.aborted;
+      }
+      return 'never';
+    });
+    let asked = 0;
+    const { c } = await client(s, {
+      handlers: {
+        elicitation: () => {
+          asked++;
+          return { action: 'accept', content: {} };
+        },
+      },
+    });
+    await expect(c.callTool('greedy')).rejects.toMatchObject({ code: 'invalid-response' });
+    expect(asked).toBe(128);
+    for (let i = 0; i < 100 && !cancelled; i++) await sleep(10);
+    expect(cancelled).toBe(true);
+    await c.close();
+  });
+
+  it('is not answered past 32 requests in one round', async () => {
+    const s = new McpServer({ name: 'greedy', version: '1' });
+    s.registerTool('many', {}, async (_a, { elicit }) => {
+      const asks = Array.from({ length: 40 }, (_, i) =>
+        elicit({ message: `Question ${i}?`, requestedSchema: { type: 'object', properties: {} } }),
+      );
+      await Promise.all(asks);
+      return 'never';
+    });
+    let asked = 0;
+    const { c } = await client(s, {
+      handlers: {
+        elicitation: () => {
+          asked++;
+          return { action: 'accept', content: {} };
+        },
+      },
+    });
+    await expect(c.callTool('many')).rejects.toMatchObject({ code: 'invalid-response' });
+    expect(asked).toBe(0);
+    await c.close();
+  });
+});

@@ -20,6 +20,9 @@ import { observeTask } from '../tasks/taskObserver.js';
 import { isTerminal } from '../../tasks/taskStatus.js';
 import { extensionTaskState, type TaskState } from '../tasks/taskState.js';
 
+/** Requests for input one followed task may have answered: a server cannot ask without end. */
+const MAX_TASK_INPUTS = 128;
+
 /** How long past its `ttlMs` a task is still waited for (clocks differ). */
 const TTL_GRACE_MS = 5_000;
 
@@ -100,7 +103,7 @@ export interface FollowOptions {
   readonly signal: AbortSignal | undefined;
   /** Each status once, in order, the terminal one included. */
   readonly ontaskstatus?: ((task: TaskState) => void) | undefined;
-  /** Cancel the task when `signal` aborts the follow (a call abandoned). Default true. */
+  /** Cancel the task when the follow gives up before it ends (a call abandoned). Default true. */
   readonly cancelOnAbort?: boolean;
 }
 
@@ -164,23 +167,25 @@ export async function followTask(
 ): Promise<JsonObject> {
   const { signal } = options;
   const answered = new Set<string>();
+  let last: TaskState;
   try {
-    const last = await watchExtensionTask(first, link, {
+    last = await watchExtensionTask(first, link, {
       ...options,
       onState: (task) =>
         task.status === 'input_required'
           ? answer(task, link, { answered, signal })
           : Promise.resolve(),
     });
-    return outcomeOf(last);
   } catch (error) {
-    // The call was abandoned: the task is cancelled too (best effort; cooperative on the server).
-    if (signal?.aborted && options.cancelOnAbort !== false)
+    // Given up before the task ended (the call aborted, timed out, or the server misbehaved):
+    // the task is cancelled too, since nobody will read its result (best effort; cooperative).
+    if (options.cancelOnAbort !== false)
       void link.connection
         .request(CancelTask.method, link.withMeta({ taskId: first.taskId }), { timeoutMs: 10_000 })
         .catch(() => {});
     throw error;
   }
+  return outcomeOf(last);
 }
 
 /** Answers the task's outstanding requests not answered yet (each key once), with tasks/update. */
@@ -195,7 +200,13 @@ async function answer(
   const fresh: JsonObject = {};
   for (const [key, request] of Object.entries(requests))
     if (!answered.has(key)) fresh[key] = request;
-  if (Object.keys(fresh).length === 0) return;
+  const count = Object.keys(fresh).length;
+  if (count === 0) return;
+  if (answered.size + count > MAX_TASK_INPUTS)
+    throw new LocalError(
+      'invalid-response',
+      `Task ${task.taskId} asked for more than ${MAX_TASK_INPUTS} inputs; this client stops answering`,
+    );
   const inputResponses = await answerInputRequests(link.input, fresh, signal);
   if (inputResponses === undefined) return;
   for (const key of Object.keys(inputResponses)) answered.add(key);

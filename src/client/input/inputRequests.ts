@@ -9,6 +9,12 @@ import { isPlainObject } from '../../jsonrpc/guards.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { answerServerRequest, INPUT_METHODS, type ServerRequestHost } from './serverRequests.js';
 
+/**
+ * Requests for input one answer may take: each is put to the application (a person, often), so a
+ * server cannot ask without end.
+ */
+export const MAX_INPUT_REQUESTS = 32;
+
 /** The `inputResponses` for `inputRequests` (undefined when the server named none). */
 export async function answerInputRequests(
   host: ServerRequestHost,
@@ -18,6 +24,12 @@ export async function answerInputRequests(
   if (inputRequests === undefined) return undefined;
   if (!isPlainObject(inputRequests))
     throw new LocalError('invalid-response', 'The input_required result has no inputRequests map');
+  const count = Object.keys(inputRequests).length;
+  if (count > MAX_INPUT_REQUESTS)
+    throw new LocalError(
+      'invalid-response',
+      `The server asked for ${count} inputs at once; this client answers at most ${MAX_INPUT_REQUESTS}`,
+    );
   const answers: JsonObject = {};
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);

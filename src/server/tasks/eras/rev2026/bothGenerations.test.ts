@@ -62,3 +62,55 @@ describe('one task store for both generations', () => {
     await server.close();
   });
 });
+
+describe('extension tasks belong to who created them', () => {
+  it('another OAuth client of the same person, or another person, can neither read, answer, cancel nor watch them', async () => {
+    const server = new McpServer({ name: 'owners', version: '1' });
+    server.registerTool('wait', { execution: { taskSupport: 'required' } }, (_a, { signal }) => {
+      return new Promise<string>((resolve) =>
+        signal.addEventListener('abort', () => resolve('stopped')),
+      );
+    });
+    const person = { issuer: 'https://as.example', subject: 'ada' };
+    const as = async (identity: { id: string; clientId: string; subject?: string }) => {
+      const transport = new ScriptedTransport();
+      await server.connect(transport, {
+        identity: { ...person, ...identity },
+      });
+      let id = 0;
+      return async (method: string, params: JsonObject) => {
+        transport.inject({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: META } });
+        return (await transport.next()) as unknown as JsonObject;
+      };
+    };
+    const owner = await as({ id: 'ada', clientId: 'notes-app' });
+    const otherApp = await as({ id: 'ada', clientId: 'mail-app' });
+    const otherPerson = await as({ id: 'bo', clientId: 'notes-app', subject: 'bo' });
+    const created = (await owner('tools/call', { name: 'wait', arguments: {} }))[
+      'result'
+    ] as JsonObject;
+    const taskId = created['taskId'] as string;
+    for (const stranger of [otherApp, otherPerson]) {
+      for (const [method, params] of [
+        ['tasks/get', { taskId }],
+        ['tasks/update', { taskId, inputResponses: {} }],
+        ['tasks/cancel', { taskId }],
+      ] as const) {
+        const answer = await stranger(method, params);
+        expect(answer['error'], method).toMatchObject({ code: -32602 });
+      }
+      // A listen naming it is agreed to none of it.
+      const listen = await stranger('subscriptions/listen', {
+        notifications: { taskIds: [taskId] },
+      });
+      expect(listen).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [] } },
+      });
+    }
+    const mine = (await owner('tasks/get', { taskId }))['result'] as JsonObject;
+    expect(mine['status']).toBe('working');
+    await owner('tasks/cancel', { taskId });
+    await server.close();
+  });
+});
