@@ -46,6 +46,11 @@ export function interruptOnSigint(
       return count > 0;
     },
     onInterrupt: (action) => actions.push(action),
-    dispose: () => source.off('SIGINT', listener),
+    // Once interrupted the program is on its way out, and may still be ending what it started (a
+    // model command that ignores SIGTERM): a second Ctrl-C must still exit 130 through
+    // process.exit, whose exit hooks end those, not kill the program by the default action.
+    dispose: () => {
+      if (count === 0) source.off('SIGINT', listener);
+    },
   };
 }
