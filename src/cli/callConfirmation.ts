@@ -44,6 +44,8 @@ export interface ConfirmSettings {
   trusted: boolean;
   /** The tools the server lists now (to flag a name that looks like another's). */
   listing?: () => readonly Tool[];
+  /** What the session says of a tool whose definition gives no task support (render.ts). */
+  undeclaredTask?: () => string | undefined;
 }
 
 /**
@@ -76,16 +78,17 @@ function why(request: ApprovalRequest, trusted: boolean): string {
 /** What the person reads before answering. */
 export function describeRequest(
   request: ApprovalRequest,
-  server: string,
-  listing: readonly Tool[] = [],
+  settings: Pick<ConfirmSettings, 'server' | 'listing' | 'undeclaredTask'>,
 ): string {
+  const { server } = settings;
+  const listing = settings.listing?.() ?? [];
   const { tool } = request;
   const label = request.server.name
     ? ` (it calls itself ${JSON.stringify(request.server.name)})`
     : '';
   const lines = [
     `toolwire: call tool "${terminalLine(tool.name)}" on ${terminalLine(server)}${terminalLine(label)}?`,
-    renderTool(tool),
+    renderTool(tool, [], settings.undeclaredTask?.()),
   ];
   const others = listing.map((t) => t.name).filter((n) => n !== tool.name);
   for (const finding of toolTextFindings([tool], others).get(tool.name) ?? [])
@@ -129,7 +132,7 @@ function ask(
   const signals = [io.signal, request.signal].filter((s) => s !== undefined);
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   return takeTurn({ ...io, ...(signal ? { signal } : {}) }, async (answerTo) => {
-    io.output.write(describeRequest(request, settings.server, settings.listing?.() ?? []));
+    io.output.write(describeRequest(request, settings));
     for (let attempt = 0; attempt < 3; attempt++) {
       const answer = await answerTo('Allow? [y] once, [a] always (this definition), [N] deny: ');
       const decision = ANSWERS[answer.trim().toLowerCase()];

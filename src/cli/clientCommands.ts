@@ -23,7 +23,7 @@ import { terminalSampling } from './terminalSampling.js';
 import { CliFailure, describeFailure, EXIT, type FailureContext } from './failure.js';
 import { interruptOnSigint, type Interrupt, type SignalSource } from './interrupt.js';
 import { progressBar, type BarStream } from './progressBar.js';
-import { renderResult, renderTool } from './render.js';
+import { renderResult, renderTool, undeclaredTaskSupport } from './render.js';
 import { serverIdentity } from './serverIdentity.js';
 import type { StoredAuthorization } from './storedAuthorization.js';
 import { terminalJson, terminalLine } from './terminalText.js';
@@ -114,7 +114,10 @@ async function withSession<T>(
       (config.trustedServers ?? []).includes(server) ||
       (await approvals.isTrusted(server)));
   // The listing the question flags look-alike names against: the client's, once it exists.
-  const listed = { tools: (): readonly Tool[] => [] };
+  const listed = {
+    tools: (): readonly Tool[] => [],
+    undeclaredTask: (): string | undefined => undefined,
+  };
   const approval =
     command.kind === 'call'
       ? confirmationPolicy(
@@ -125,6 +128,7 @@ async function withSession<T>(
             server,
             trusted,
             listing: () => listed.tools(),
+            undeclaredTask: () => listed.undeclaredTask(),
           },
           { input: io.stdin ?? process.stdin, output: io.stderr, signal: interrupt.signal },
         )
@@ -155,6 +159,7 @@ async function withSession<T>(
     },
   );
   listed.tools = () => client.cachedTools ?? [];
+  listed.undeclaredTask = () => undeclaredTaskSupport(client);
   try {
     await client.connect(transport, { signal: interrupt.signal });
     return await work({ client, transport, stdio, auth }, interrupt);
@@ -198,7 +203,9 @@ export async function listCommand(command: ListCommand, io: CommandIo): Promise<
       io.stdout.write(
         (tools.length === 0
           ? 'No tools.\n'
-          : tools.map((t) => renderTool(t, notes.get(t.name))).join('\n\n') + '\n') +
+          : tools
+              .map((t) => renderTool(t, notes.get(t.name), undeclaredTaskSupport(client)))
+              .join('\n\n') + '\n') +
           // A server that speaks the stateless revision says so (the era --era auto found).
           (protocolVersion === MODERN_PROTOCOL_VERSIONS[0]
             ? `\n(protocol ${protocolVersion}: stateless requests, no session)\n`

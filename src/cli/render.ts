@@ -38,8 +38,30 @@ export function behaviourOf(tool: Tool): string[] {
   return marks;
 }
 
-/** One tool as a few readable lines; `notes`: what the person should know of it (flagged with `!`). */
-export function renderTool(tool: Tool, notes: readonly string[] = []): string {
+/**
+ * What a 2026-07-28 session says of a tool's task support, which its definition no longer
+ * carries: the server decides per call when it offers the tasks extension. Undefined on 2025
+ * sessions (a definition without `execution` means `forbidden` there).
+ */
+export function undeclaredTaskSupport(client: {
+  readonly protocolVersion: string | undefined;
+  readonly serverCapabilities: { extensions?: Record<string, object> } | undefined;
+}): string | undefined {
+  if (client.protocolVersion !== '2026-07-28') return undefined;
+  return client.serverCapabilities?.extensions?.['io.modelcontextprotocol/tasks'] !== undefined
+    ? 'the server decides (tasks extension)'
+    : 'none (no tasks extension)';
+}
+
+/**
+ * One tool as a few readable lines; `notes`: what the person should know of it (flagged with
+ * `!`); `undeclaredTask`: what to say of a definition without task support (undeclaredTaskSupport).
+ */
+export function renderTool(
+  tool: Tool,
+  notes: readonly string[] = [],
+  undeclaredTask = 'forbidden',
+): string {
   const display = tool.title ?? tool.annotations?.title;
   const lines = [display && display !== tool.name ? `${tool.name} (${display})` : tool.name];
   if (typeof tool.description === 'string' && tool.description.trim() !== '')
@@ -56,7 +78,7 @@ export function renderTool(tool: Tool, notes: readonly string[] = []): string {
   }
   lines.push(`  behaviour (hints, untrusted): ${behaviourOf(tool).join(', ')}`);
   const output = tool.outputSchema ? 'yes' : 'no';
-  lines.push(`  output schema: ${output}; task: ${tool.execution?.taskSupport ?? 'forbidden'}`);
+  lines.push(`  output schema: ${output}; task: ${tool.execution?.taskSupport ?? undeclaredTask}`);
   for (const note of notes) lines.push(`  ! ${note}`);
   return lines.map(terminalLine).join('\n');
 }

@@ -88,4 +88,14 @@ describe('toolwire list', () => {
     expect(block('long_running')).toContain('task: optional');
     expect(block('sample_image')).toContain('destructive, not idempotent, open-world');
   });
+
+  it('says on 2026-07-28 that the server decides which calls run as tasks (its tools do not say)', () => {
+    const r = toolwire('list', '--', process.execPath, EVERYTHING);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('protocol 2026-07-28');
+    const blocks = r.stdout.trim().split('\n\n').slice(0, -1);
+    expect(blocks.length).toBeGreaterThan(10);
+    for (const block of blocks)
+      expect(block).toMatch(/; task: the server decides \(tasks extension\)$/);
+  });
 });
