@@ -72,6 +72,8 @@ async function readMessages(
  */
 export class WireLog {
   private readonly seen: Exchange[] = [];
+  /** Exchanges whose fetch has not settled yet (no status, no failure). */
+  private readonly unsettled = new Set<Exchange>();
   private readonly reading: Array<Promise<void>> = [];
   private readonly sending: Array<Promise<void>> = [];
   private readonly readers: Array<ReadableStreamDefaultReader<Uint8Array>> = [];
@@ -87,15 +89,19 @@ export class WireLog {
     // (the answer to a server's request, sent as the call ends) is still in the log.
     const exchange: Exchange = { method, headers, body, status: 0, received };
     this.seen.push(exchange);
+    this.unsettled.add(exchange);
     const sent = fetch(input, init);
     this.sending.push(
       sent.then(
         () => {},
-        () => {},
+        () => {
+          this.unsettled.delete(exchange);
+        },
       ),
     );
     const response = await sent;
     exchange.status = response.status;
+    this.unsettled.delete(exchange);
     const copy = method === 'POST' ? response.clone().body : null;
     if (copy) {
       const reader = copy.getReader();
@@ -116,8 +122,17 @@ export class WireLog {
       Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     // Every request's answer comes (a fetch settles), on a loaded machine late: waited for (up to
     // 10 s); then the bodies, of which an aborted one may never end, for `graceMs`.
-    await within(10_000, Promise.all(this.sending));
-    clearTimeout(timer);
+    // A request sent while waiting (the answer to a server's request, as the call ends) is
+    // waited for too: CI saw one recorded with no status yet.
+    const deadline = Date.now() + 10_000;
+    for (let waited = -1; waited !== this.sending.length && Date.now() < deadline;) {
+      waited = this.sending.length;
+      await within(deadline - Date.now(), Promise.all(this.sending));
+      clearTimeout(timer);
+      // One started just now may not be in `sending` yet: every recorded one has its status.
+      while (this.unsettled.size > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await within(graceMs, Promise.all(this.reading));
     clearTimeout(timer);
     // Not awaited: undici may never settle the cancel of such a branch either.
