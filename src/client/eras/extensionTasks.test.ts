@@ -206,3 +206,29 @@ describe('a server that asks without end', () => {
     await c.close();
   });
 });
+
+describe('a call given up while its task is being created (CI found the task orphaned)', () => {
+  it('still reads the answer, cancels the task it names, then rejects as aborted', async () => {
+    const s = new McpServer({ name: 'race', version: '1' }, { tasks: { pollIntervalMs: 10 } });
+    const controller = new AbortController();
+    let stopped = false;
+    s.registerTool('job', { execution: { taskSupport: 'required' } }, (_a, { signal }) => {
+      // The task runs before its CreateTaskResult reaches the client: the caller gives up now.
+      controller.abort(new Error('Ctrl-C'));
+      return new Promise<string>((resolve) =>
+        signal.addEventListener('abort', () => {
+          stopped = true;
+          resolve('stopped');
+        }),
+      );
+    });
+    const { c, methods } = await client(s);
+    await expect(c.callTool('job', {}, { signal: controller.signal })).rejects.toMatchObject({
+      code: 'aborted',
+    });
+    for (let i = 0; i < 100 && !stopped; i++) await sleep(10);
+    expect(stopped).toBe(true);
+    expect(methods()).toContain('tasks/cancel');
+    await c.close();
+  });
+});

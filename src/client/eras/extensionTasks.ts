@@ -212,3 +212,57 @@ async function answer(
   for (const key of Object.keys(inputResponses)) answered.add(key);
   await updateExtensionTask(link, { taskId: task.taskId, inputResponses }, signal);
 }
+
+/** How long a caller who gave up waits for the answer of a call that may create a task. */
+const CREATE_GRACE_MS = 5_000;
+
+/**
+ * The answer of a call that may be answered with a task (it declared the extension), sent
+ * without the caller's signal: a caller who gives up while it is on its way must not orphan a
+ * task the server creates meanwhile (over HTTP, closing the request's stream loses the answer,
+ * and with it the task id). So on abort the answer is still awaited a little, a task in it is
+ * cancelled (`tasks/cancel`, sent before this rejects, so a program that ends next still sends
+ * it), and then the caller hears it gave up.
+ */
+export function creatingCall(
+  answer: Promise<JsonObject>,
+  signal: AbortSignal | undefined,
+  cancel: (taskId: string) => Promise<unknown>,
+): Promise<JsonObject> {
+  if (!signal) return answer;
+  return new Promise<JsonObject>((resolve, reject) => {
+    let settled = false;
+    const aborted = (): LocalError =>
+      new LocalError('aborted', 'Request tools/call was aborted', { cause: signal.reason });
+    const onAbort = (): void => {
+      if (settled) return;
+      settled = true;
+      const grace = new Promise<undefined>((done) => setTimeout(done, CREATE_GRACE_MS, undefined));
+      void Promise.race([answer.catch(() => undefined), grace]).then(async (late) => {
+        const taskId = late?.['resultType'] === 'task' ? late['taskId'] : undefined;
+        if (typeof taskId === 'string') {
+          const sent = cancel(taskId).catch(() => {});
+          // Given a moment to leave (it is tracked by whoever closes the connection next).
+          await Promise.race([sent, new Promise((done) => setTimeout(done, 100))]);
+        }
+        reject(aborted());
+      });
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

@@ -7,7 +7,7 @@
 import type { Connection } from '../../jsonrpc/connection.js';
 import { ErrorCode, LocalError, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { CallTool, Discover, ListTools } from '../../protocol/methods.js';
+import { CallTool, CancelTask, Discover, ListTools } from '../../protocol/methods.js';
 import type { LoggingLevel, Tool } from '../../protocol/types.js';
 import {
   featuresOf,
@@ -23,7 +23,7 @@ import {
 import { META, statelessRequestMeta } from '../../protocol/eras/rev2026/requestMeta.js';
 import { checkResultType } from '../../protocol/eras/rev2026/resultType.js';
 import { TASKS_EXTENSION } from '../../tasks/eras/rev2026/taskWire.js';
-import { followTask, type ExtensionLink } from './extensionTasks.js';
+import { creatingCall, followTask, type ExtensionLink } from './extensionTasks.js';
 import { extensionTaskState } from '../tasks/taskState.js';
 import type { CallToolOptions, ServerDescription } from '../clientOptions.js';
 import type { CacheContext } from '../../jsonrpc/transport.js';
@@ -260,13 +260,26 @@ class ModernSession implements EraSession {
     // more declaring it when the server answers that the tool runs only as a task (-32021).
     const asksTask = options.task !== undefined && options.task !== false;
     let meta = asksTask && this.tasksExtension ? withTasksExtension(this.meta) : this.meta;
+    // A request that may be answered with a task is never abandoned half-way (creatingCall).
+    const { signal } = options;
+    const cancel = (taskId: string) =>
+      connection.request(CancelTask.method, this.withMeta({ taskId }, meta), { timeoutMs: 10_000 });
+    const unabandoned: CallSendOptions = { ...options, signal: undefined };
+    const send = (declared: boolean): Promise<JsonObject> =>
+      declared
+        ? creatingCall(
+            this.firstRequest(connection, this.withMeta(params, meta), unabandoned),
+            signal,
+            cancel,
+          )
+        : this.firstRequest(connection, this.withMeta(params, meta), options);
     let raw: JsonObject;
     try {
-      raw = await this.firstRequest(connection, this.withMeta(params, meta), options);
+      raw = await send(meta !== this.meta);
     } catch (error) {
       if (meta !== this.meta || !this.tasksExtension || !needsTasksExtension(error)) throw error;
       meta = withTasksExtension(this.meta);
-      raw = await this.firstRequest(connection, this.withMeta(params, meta), options);
+      raw = await send(true);
     }
     const declared = meta !== this.meta;
     const sendOptions = this.callOptions(name, params, options);
@@ -285,10 +298,14 @@ class ModernSession implements EraSession {
       const next: JsonObject = { ...params };
       if (inputResponses) next['inputResponses'] = inputResponses;
       if (typeof state === 'string') next['requestState'] = state;
-      raw = await withVersionRetry(
-        () => connection.request(CallTool.method, this.withMeta(next, meta), sendOptions),
-        VERSION,
-      );
+      const retry = (how: typeof sendOptions) =>
+        withVersionRetry(
+          () => connection.request(CallTool.method, this.withMeta(next, meta), how),
+          VERSION,
+        );
+      raw = declared
+        ? await creatingCall(retry({ ...sendOptions, signal: undefined }), signal, cancel)
+        : await retry(sendOptions);
     }
     // A task (the tasks extension, which the client declared): followed to its end, or handed
     // back as created to a caller who starts it.
