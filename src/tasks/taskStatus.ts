@@ -7,6 +7,20 @@
 /** A task's status. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
+/** Every status, in the order of the state machine. */
+export const TASK_STATUSES: readonly TaskStatus[] = [
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+];
+
+/** True for one of the five statuses (a peer's value, read). */
+export function isTaskStatus(value: unknown): value is TaskStatus {
+  return TASK_STATUSES.includes(value as TaskStatus);
+}
+
 /** The statuses a task never leaves. */
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
 

@@ -12,22 +12,14 @@ import type { Progress } from '../../jsonrpc/pendingRequests.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { CallTool, CancelTask, GetTask, GetTaskResult } from '../../protocol/methods.js';
 import { MODEL_IMMEDIATE_RESPONSE, type Task } from '../../tasks/eras/rev2025/taskWire.js';
-import { isTerminal, type TaskStatus } from '../../tasks/taskStatus.js';
-
-const STATUSES: readonly TaskStatus[] = [
-  'working',
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-];
+import { isTaskStatus, isTerminal } from '../../tasks/taskStatus.js';
 
 /** Checks a Task object from a server. */
 export function parseTask(value: unknown): Task {
   if (
     !isPlainObject(value) ||
     typeof value['taskId'] !== 'string' ||
-    !STATUSES.includes(value['status'] as TaskStatus) ||
+    !isTaskStatus(value['status']) ||
     typeof value['createdAt'] !== 'string' ||
     typeof value['lastUpdatedAt'] !== 'string' ||
     !(value['ttl'] === null || typeof value['ttl'] === 'number')

@@ -9,7 +9,7 @@ import { LocalError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/guards.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { Task } from '../../tasks/eras/rev2025/taskWire.js';
-import type { TaskStatus } from '../../tasks/taskStatus.js';
+import { isTaskStatus } from '../../tasks/taskStatus.js';
 
 /** A task as the client reports it; the optional fields come from the tasks extension only. */
 export interface TaskState extends Task {
@@ -21,14 +21,6 @@ export interface TaskState extends Task {
   error?: { code: number; message: string; data?: unknown };
 }
 
-const STATUSES: ReadonlySet<string> = new Set<TaskStatus>([
-  'working',
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-]);
-
 /**
  * Reads an extension task (`CreateTaskResult`, `tasks/get`'s `DetailedTask`, the params of
  * `notifications/tasks`); an `invalid-response` LocalError when it is not one.
@@ -38,14 +30,14 @@ export function extensionTaskState(value: unknown): TaskState {
     !isPlainObject(value) ||
     typeof value['taskId'] !== 'string' ||
     value['taskId'] === '' ||
-    !STATUSES.has(value['status'] as string) ||
+    !isTaskStatus(value['status']) ||
     typeof value['createdAt'] !== 'string'
   )
     throw new LocalError('invalid-response', 'The server sent a malformed task');
   const ttl = value['ttlMs'];
   const task: TaskState = {
     taskId: value['taskId'],
-    status: value['status'] as TaskStatus,
+    status: value['status'],
     createdAt: value['createdAt'],
     // Optional in the extension's Task: a task never updated was last updated when created.
     lastUpdatedAt:
