@@ -59,6 +59,9 @@ function shouldRunAsTask(
   return true;
 }
 
+const resultIsError = (result: CallToolResult): boolean => result.isError === true;
+const startedIsError = (started: StartedTask): boolean => started.result?.isError === true;
+
 /** A connection and the session it carries. */
 type Link = { connection: Connection; session: EraSession };
 
@@ -141,76 +144,73 @@ export class ToolCaller {
     return result;
   }
 
-  /** Asks for approval, then sends the call to start a task, and reads what the server made of it. */
-  private async started(
-    link: Link,
+  /**
+   * Asks for approval, runs `send`, and tells the gate how it ended (the audit): what every call
+   * goes through, run or started.
+   */
+  private async gated<T>(
     call: PreparedCall,
     options: CallToolOptions,
-  ): Promise<StartedTask> {
+    run: { send: () => Promise<T>; isError: (outcome: T) => boolean },
+  ): Promise<T> {
     const { name, args, tool, scope } = call;
     const gate = this.host.gate;
     if (tool) await gate.authorize(tool, args, scope ? { ...options, observer: scope } : options);
     const startedAt = Date.now();
     try {
-      let started: StartedTask;
-      if (call.asTask) {
-        const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
-        const task = await startToolTask(link.connection, call, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(scope ? { scope } : {}),
-          ...(ttl !== undefined ? { ttl } : {}),
-          ...(options.meta ? { meta: options.meta } : {}),
-          timeoutMs: options.timeoutMs ?? this.host.options.requestTimeoutMs ?? 60_000,
-        });
-        started = { task };
-      } else {
-        const params: JsonObject = { name, arguments: args };
-        if (options.meta) params['_meta'] = options.meta;
-        const raw = await link.session.sendCall(link.connection, params, {
-          ...options,
-          start: true,
-          ...(scope ? { scope } : {}),
-        });
-        started =
-          raw['resultType'] === 'task'
-            ? { task: extensionTaskState(raw) }
-            : { result: this.checked(link, call, raw) };
-      }
-      gate.finished(name, { isError: started.result?.isError === true }, startedAt);
-      return started;
+      const outcome = await run.send();
+      gate.finished(name, { isError: run.isError(outcome) }, startedAt);
+      return outcome;
     } catch (error) {
       gate.finished(name, { error }, startedAt);
       throw error;
     }
   }
 
-  /** Asks for approval, then sends the call, as a task or not, and checks its result. */
-  private async decided(
+  /** The `tools/call` params of a call, and how its era sends it (with its scope). */
+  private sent(call: PreparedCall, options: CallToolOptions) {
+    const params: JsonObject = { name: call.name, arguments: call.args };
+    if (options.meta) params['_meta'] = options.meta;
+    return { params, how: call.scope ? { ...options, scope: call.scope } : options };
+  }
+
+  /** Sends the call to start a task, and reads what the server made of it. */
+  private started(link: Link, call: PreparedCall, options: CallToolOptions): Promise<StartedTask> {
+    const send = async (): Promise<StartedTask> => {
+      if (call.asTask) {
+        const ttl = typeof options.task === 'object' ? options.task.ttl : undefined;
+        const task = await startToolTask(link.connection, call, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(call.scope ? { scope: call.scope } : {}),
+          ...(ttl !== undefined ? { ttl } : {}),
+          ...(options.meta ? { meta: options.meta } : {}),
+          timeoutMs: options.timeoutMs ?? this.host.options.requestTimeoutMs ?? 60_000,
+        });
+        return { task };
+      }
+      const { params, how } = this.sent(call, options);
+      const raw = await link.session.sendCall(link.connection, params, { ...how, start: true });
+      return raw['resultType'] === 'task'
+        ? { task: extensionTaskState(raw) }
+        : { result: this.checked(link, call, raw) };
+    };
+    return this.gated(call, options, { send, isError: startedIsError });
+  }
+
+  /** Sends the call, as a task or not, and checks its result. */
+  private decided(
     link: Link,
     call: PreparedCall,
     options: CallToolOptions,
   ): Promise<CallToolResult> {
-    const { name, args, tool, scope } = call;
-    const gate = this.host.gate;
-    if (tool) await gate.authorize(tool, args, scope ? { ...options, observer: scope } : options);
-    const startedAt = Date.now();
-    try {
-      const params: JsonObject = { name, arguments: args };
-      if (options.meta) params['_meta'] = options.meta;
+    const send = async (): Promise<CallToolResult> => {
+      const { params, how } = this.sent(call, options);
       const raw = call.asTask
         ? await this.asTask(link.connection, call, options)
-        : await link.session.sendCall(
-            link.connection,
-            params,
-            scope ? { ...options, scope } : options,
-          );
-      const result = this.checked(link, call, raw);
-      gate.finished(name, { isError: result.isError === true }, startedAt);
-      return result;
-    } catch (error) {
-      gate.finished(name, { error }, startedAt);
-      throw error;
-    }
+        : await link.session.sendCall(link.connection, params, how);
+      return this.checked(link, call, raw);
+    };
+    return this.gated(call, options, { send, isError: resultIsError });
   }
 
   /** The call run as a task, with the client's limits where the call sets none. */
